@@ -1,0 +1,108 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_EXAMPLE_CUSTOM_SLEEP_POLICY_HPP
+#define BOOST_FORKJOIN_EXAMPLE_CUSTOM_SLEEP_POLICY_HPP
+
+// A sleep policy written against the public concept only: spin, then back
+// off with timed sleeps.
+//
+// An idle worker first searches `spin_rounds` times, yielding in between.
+// Then it sleeps on a condition variable with a timeout that doubles from
+// `min_backoff` to `max_backoff`. Publishers notify while someone sleeps.
+//
+// The protocol is deliberately simple. Injected jobs and set latches are
+// never missed: the worker counts itself in `sleepers_` and then checks them
+// under the mutex, while a publisher publishes and then reads `sleepers_`,
+// all seq-cst, so one of the two sees the other. A push onto some worker's
+// deque between our last search and our wait can be missed; that costs at
+// most `max_backoff` of latency (the pusher itself is running, so nothing
+// hangs). The price of the timeouts is a wake-up every `max_backoff` while
+// idle, a little CPU that `sleep::jec` does not spend.
+
+#include <boost/forkjoin/sleep_policy.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <thread>
+
+namespace example {
+
+class spin_then_backoff {
+public:
+    static constexpr std::size_t max_threads = 4096;
+    static constexpr unsigned spin_rounds = 64;
+    static constexpr std::chrono::microseconds min_backoff{50};
+    static constexpr std::chrono::microseconds max_backoff{2000};
+
+    struct idle_state {
+        unsigned rounds = 0;
+        std::chrono::microseconds backoff = min_backoff;
+    };
+
+    explicit spin_then_backoff(boost::forkjoin::sleep_context const&) {}
+
+    // Pushes call new_internal_jobs only while someone sleeps.
+    boost::forkjoin::push_filter filter_pushes() const noexcept { return {&sleepers_, 0, ~std::size_t{0}}; }
+
+    idle_state start_looking(std::size_t) noexcept { return {}; }
+    void work_found(idle_state&) noexcept {}
+
+    template <class HasInjectedJobs>
+    bool no_work_found(idle_state& idle, boost::forkjoin::core_latch& latch, HasInjectedJobs&& has_injected_jobs)
+    {
+        if (idle.rounds < spin_rounds) {
+            ++idle.rounds;
+            std::this_thread::yield();
+            return false;
+        }
+        // Seq-cst: pairs with the publishers' seq-cst load of sleepers_ (in
+        // the push filter and below), so that most races are caught; the
+        // timeout covers the rest.
+        sleepers_.fetch_add(1, std::memory_order_seq_cst);
+        bool slept = false;
+        {
+            std::unique_lock lock(mutex_);
+            if (!latch.probe() && !has_injected_jobs()) {
+                cv_.wait_for(lock, idle.backoff);
+                slept = true;
+            }
+        }
+        sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+        idle.backoff = std::min(idle.backoff * 2, max_backoff);
+        return slept;
+    }
+
+    void new_internal_jobs(std::size_t, bool) { wake_all(); }
+    void new_injected_jobs(std::size_t, bool) { wake_all(); }
+    void notify_latch_set(std::size_t, bool) { wake_all(); }
+    void notify_worker(std::size_t) { wake_all(); }
+
+    // No deadlock detection: a worker in back-off wakes up by itself, so it
+    // never counts as inactive.
+    void mark_blocked() noexcept {}
+    void mark_unblocked() noexcept {}
+
+private:
+    void wake_all()
+    {
+        if (sleepers_.load(std::memory_order_seq_cst) == 0)
+            return;
+        std::lock_guard lock(mutex_); // so that a worker between its checks and its wait is not missed
+        cv_.notify_all();
+    }
+
+    std::atomic<std::size_t> sleepers_{0};
+    std::mutex mutex_;
+    std::condition_variable cv_;
+};
+
+static_assert(boost::forkjoin::sleep_policy<spin_then_backoff>);
+
+} // namespace example
+
+#endif // BOOST_FORKJOIN_EXAMPLE_CUSTOM_SLEEP_POLICY_HPP

@@ -1,0 +1,26 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_HPP
+#define BOOST_FORKJOIN_HPP
+
+// Boost.ForkJoin: work-stealing fork-join parallelism whose sleep/wake
+// strategy is a compile-time policy.
+
+#include <boost/forkjoin/broadcast.hpp>
+#include <boost/forkjoin/current_thread.hpp>
+#include <boost/forkjoin/errors.hpp>
+#include <boost/forkjoin/global_pool.hpp>
+#include <boost/forkjoin/join.hpp>
+#include <boost/forkjoin/options.hpp>
+#include <boost/forkjoin/pool_options.hpp>
+#include <boost/forkjoin/pool_stats.hpp>
+#include <boost/forkjoin/scope.hpp>
+#include <boost/forkjoin/sleep/jec.hpp>
+#include <boost/forkjoin/sleep/legacy.hpp>
+#include <boost/forkjoin/sleep/spin.hpp>
+#include <boost/forkjoin/sleep_policy.hpp>
+#include <boost/forkjoin/spawn.hpp>
+#include <boost/forkjoin/thread_pool.hpp>
+
+#endif // BOOST_FORKJOIN_HPP

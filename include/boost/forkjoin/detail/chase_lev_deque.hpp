@@ -1,0 +1,231 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_DETAIL_CHASE_LEV_DEQUE_HPP
+#define BOOST_FORKJOIN_DETAIL_CHASE_LEV_DEQUE_HPP
+
+// The work-stealing deque of Chase and Lev ("Dynamic circular work-stealing
+// deque", SPAA 2005) with the C11 orderings proved correct by Lê, Pop, Cohen
+// and Zappa Nardelli ("Correct and efficient work-stealing for weak memory
+// models", PPoPP 2013, figure 1).
+//
+// Hand-written rather than taken from a library: Boost.Lockfree offers no
+// work-stealing deque (its queue is FIFO for every thread and its stack is
+// LIFO for every thread), and the owner's push/pop is the hottest code of the
+// pool, so it must be a handful of instructions we can see and measure.
+//
+// The owner pushes and pops at the bottom; thieves steal at the top.
+//
+// Deviations from the paper, each keeping its proof:
+//  * Slots are pairs of relaxed atomics rather than plain words, so that a
+//    thief reading a slot the owner is overwriting is not a data race in the
+//    C++ sense (and ThreadSanitizer needs no suppressions). A thief can read a
+//    torn pair only if the owner reused the slot, and then the thief's CAS on
+//    `top_` fails and the pair is discarded (see steal()).
+//  * push() publishes with a release store of `bottom_` instead of a release
+//    fence followed by a relaxed store. The two are equivalent here and the
+//    store form is one that ThreadSanitizer understands.
+//  * The store-buffering pair between pop() and steal() uses asymmetric
+//    fences (asymmetric_fence.hpp): the owner's seq-cst fence becomes a
+//    compiler barrier and the thief, far rarer, pays for a process-wide
+//    barrier instead. A thief that sees the deque empty returns before that
+//    barrier: a steal may always fail spuriously, and the owner, who is
+//    running, will pop the job itself.
+//  * Buffers replaced by growth are not freed until the deque is destroyed:
+//    a thief may still be reading the old buffer. Capacities double, so the
+//    retired buffers together are never larger than the live one.
+
+#include <boost/forkjoin/detail/asymmetric_fence.hpp>
+#include <boost/forkjoin/detail/config.hpp>
+#include <boost/forkjoin/detail/job.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace boost::forkjoin::detail {
+
+class chase_lev_deque {
+public:
+    enum class steal_status { empty, retry, success };
+
+    struct steal_result {
+        steal_status status;
+        job_ref job;
+    };
+
+    explicit chase_lev_deque(std::size_t initial_capacity = 256)
+        : asymmetric_(asymmetric_fences_available()),
+          owner_buffer_(new buffer(round_up_to_power_of_two(initial_capacity))), buffer_(owner_buffer_)
+    {
+    }
+
+    chase_lev_deque(chase_lev_deque const&) = delete;
+    chase_lev_deque& operator=(chase_lev_deque const&) = delete;
+
+    ~chase_lev_deque() { delete buffer_.load(std::memory_order_relaxed); }
+
+    // Owner only.
+    void push(job_ref job)
+    {
+        std::int64_t const b = bottom_.load(std::memory_order_relaxed);
+        // top_ only grows, so an old value is a lower bound: if the deque is
+        // not full by it, it is not full. Re-read the real top_ (a line the
+        // thieves write) only when the bound says full.
+        if (BOOST_FORKJOIN_UNLIKELY(b - top_bound_ > owner_buffer_->capacity - 1))
+            make_room(b);
+        owner_buffer_->put(b, job);
+        // Release: a thief that reads the new bottom also reads the slot and
+        // everything the job's creator wrote before pushing it.
+        bottom_.store(b + 1, std::memory_order_release);
+    }
+
+    // Any thread; a snapshot. The sleep policies' wake hint.
+    std::size_t size() const noexcept
+    {
+        std::int64_t const b = bottom_.load(std::memory_order_relaxed);
+        std::int64_t const t = top_.load(std::memory_order_relaxed);
+        return b > t ? static_cast<std::size_t>(b - t) : 0;
+    }
+
+    // Owner only. LIFO end.
+    std::optional<job_ref> pop()
+    {
+        std::int64_t const b = bottom_.load(std::memory_order_relaxed) - 1;
+        buffer const* const buf = owner_buffer_;
+        bottom_.store(b, std::memory_order_relaxed);
+        // The store of bottom_ above and the load of top_ below race with a
+        // thief's load of top_, CAS of top_ and load of bottom_: a store-
+        // buffering shape. With a fence on each side at least one of us sees
+        // the other, so no element is taken twice. Ours is the light half of
+        // an asymmetric pair; steal() has the heavy half.
+        light_fence(asymmetric_);
+        std::int64_t t = top_.load(std::memory_order_relaxed);
+        top_bound_ = t;
+        if (t > b) { // Empty: restore.
+            bottom_.store(b + 1, std::memory_order_relaxed);
+            return std::nullopt;
+        }
+        job_ref job = buf->get(b);
+        if (t == b) {
+            // The last element: race the thieves for it with a CAS on top_.
+            // Seq-cst so that it is ordered with the thieves' fences.
+            bool const won = top_.compare_exchange_strong(
+                t, t + 1, std::memory_order_seq_cst, std::memory_order_relaxed);
+            bottom_.store(b + 1, std::memory_order_relaxed);
+            if (!won)
+                return std::nullopt;
+        }
+        return job;
+    }
+
+    // Any thread. FIFO end.
+    steal_result steal()
+    {
+        // Acquire: see the slot contents published before this top_.
+        std::int64_t t = top_.load(std::memory_order_acquire);
+        // Looks empty: give up without paying for the barrier. A stale
+        // bottom_ only makes the steal fail spuriously.
+        if (t >= bottom_.load(std::memory_order_relaxed))
+            return {steal_status::empty, {}};
+        // The heavy half of the store-buffering pair with pop().
+        heavy_fence(asymmetric_);
+        // Acquire: pairs with push()'s release store of bottom_.
+        std::int64_t const b = bottom_.load(std::memory_order_acquire);
+        if (t >= b)
+            return {steal_status::empty, {}};
+        // Acquire: pairs with grow()'s release store, so a new buffer is seen
+        // with its copied slots.
+        buffer* buf = buffer_.load(std::memory_order_acquire);
+        job_ref const job = buf->get(t);
+        // Seq-cst CAS: claims index t against the owner and other thieves. If
+        // it succeeds nobody reused the slot since we read it (the owner only
+        // writes slots at or above bottom, and bottom - top < capacity), so
+        // the pair we read is whole.
+        if (!top_.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
+                                          std::memory_order_relaxed))
+            return {steal_status::retry, {}};
+        return {steal_status::success, job};
+    }
+
+    std::size_t capacity() const noexcept
+    {
+        return static_cast<std::size_t>(buffer_.load(std::memory_order_relaxed)->capacity);
+    }
+
+private:
+    struct slot {
+        std::atomic<void (*)(void*) noexcept> execute_fn{nullptr};
+        std::atomic<void*> data{nullptr};
+    };
+
+    struct buffer {
+        explicit buffer(std::int64_t cap)
+            : capacity(cap), mask(cap - 1), slots(new slot[static_cast<std::size_t>(cap)])
+        {
+        }
+
+        // Relaxed: the publication order is carried by bottom_ and top_.
+        void put(std::int64_t i, job_ref job) noexcept
+        {
+            slot& s = slots[static_cast<std::size_t>(i & mask)];
+            s.execute_fn.store(job.execute_fn, std::memory_order_relaxed);
+            s.data.store(job.data, std::memory_order_relaxed);
+        }
+
+        job_ref get(std::int64_t i) const noexcept
+        {
+            slot const& s = slots[static_cast<std::size_t>(i & mask)];
+            return {s.execute_fn.load(std::memory_order_relaxed), s.data.load(std::memory_order_relaxed)};
+        }
+
+        std::int64_t const capacity;
+        std::int64_t const mask;
+        std::unique_ptr<slot[]> slots;
+        std::unique_ptr<buffer> retired; // the buffer this one replaced
+    };
+
+    static std::int64_t round_up_to_power_of_two(std::size_t n)
+    {
+        std::int64_t cap = 2;
+        while (static_cast<std::size_t>(cap) < n)
+            cap *= 2;
+        return cap;
+    }
+
+    BOOST_FORKJOIN_NOINLINE void make_room(std::int64_t b)
+    {
+        // Acquire: pairs with the thieves' CAS on top_, so that a slot we
+        // see freed was read by its thief before we overwrite it.
+        std::int64_t const t = top_.load(std::memory_order_acquire);
+        top_bound_ = t;
+        if (b - t > owner_buffer_->capacity - 1)
+            owner_buffer_ = grow(owner_buffer_, b, t);
+    }
+
+    buffer* grow(buffer* old, std::int64_t b, std::int64_t t)
+    {
+        auto* bigger = new buffer(old->capacity * 2);
+        for (std::int64_t i = t; i < b; ++i)
+            bigger->put(i, old->get(i));
+        // The old buffer may still be read by a thief that loaded it before
+        // the store below; keep it alive, chained from its successor.
+        bigger->retired.reset(old);
+        // Release: pairs with the thieves' acquire load of buffer_.
+        buffer_.store(bigger, std::memory_order_release);
+        return bigger;
+    }
+
+    // top_ is written by thieves, bottom_ by the owner: separate lines.
+    alignas(cache_line_size) std::atomic<std::int64_t> top_{0};
+    alignas(cache_line_size) std::atomic<std::int64_t> bottom_{0};
+    bool const asymmetric_; // asymmetric_fences_available(), read by pop and steal
+    buffer* owner_buffer_;  // owner's copy of buffer_, to skip an atomic load
+    std::int64_t top_bound_ = 0; // owner's last seen top_: a lower bound
+    std::atomic<buffer*> buffer_;
+};
+
+} // namespace boost::forkjoin::detail
+
+#endif // BOOST_FORKJOIN_DETAIL_CHASE_LEV_DEQUE_HPP

@@ -1,0 +1,115 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_DETAIL_LATCH_HPP
+#define BOOST_FORKJOIN_DETAIL_LATCH_HPP
+
+// Latches: one-shot signals that a thread waits on. This header has the two
+// that need no registry; spin_latch.hpp and count_latch.hpp build on them.
+//
+//   core_latch  the four-state word a *worker* waits on. A worker that waits
+//               keeps running other jobs; if it finds none, its sleep policy
+//               may move the latch to SLEEPY and SLEEPING on its way to
+//               block, so that the thread that sets the latch knows it must
+//               wake that worker:
+//
+//                    UNSET --get_sleepy--> SLEEPY --fall_asleep--> SLEEPING
+//                      ^                     |                        |
+//                      +------ wake_up ------+-------- wake_up -------+
+//                 any state --set--> SET   (final)
+//
+//   lock_latch  a mutex and condition variable for threads outside any pool,
+//               which have nothing better to do than block.
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+
+namespace boost::forkjoin::detail {
+
+class core_latch {
+public:
+    enum state : std::uint32_t { unset = 0, sleepy = 1, sleeping = 2, set_state = 3 };
+
+    // Orderings. Every access is seq-cst. `jec` needs acquire/release only,
+    // but `legacy` requires that a latch write which precedes a tickle be
+    // seq-cst, and that the waiter's probe be seq-cst, so that a worker that
+    // got sleepy after the tickle cannot miss the latch (legacy README,
+    // scenario 2). On x86 a seq-cst load is a plain load and every RMW is
+    // already a full barrier, so the uniform choice costs nothing there.
+
+    // True once set. The waiter then also sees everything the setter wrote
+    // before set().
+    bool probe() const noexcept { return state_.load(std::memory_order_seq_cst) == set_state; }
+
+    // UNSET -> SLEEPY. Fails if the latch was set meanwhile.
+    bool get_sleepy() noexcept
+    {
+        std::uint32_t expected = unset;
+        return state_.compare_exchange_strong(expected, sleepy, std::memory_order_seq_cst,
+                                              std::memory_order_relaxed);
+    }
+
+    // SLEEPY -> SLEEPING. Fails if the latch was set meanwhile.
+    bool fall_asleep() noexcept
+    {
+        std::uint32_t expected = sleepy;
+        return state_.compare_exchange_strong(expected, sleeping, std::memory_order_seq_cst,
+                                              std::memory_order_relaxed);
+    }
+
+    // SLEEPY or SLEEPING -> UNSET, unless set meanwhile (then it stays SET).
+    void wake_up() noexcept
+    {
+        std::uint32_t current = state_.load(std::memory_order_relaxed);
+        while (current != set_state && current != unset) {
+            if (state_.compare_exchange_weak(current, unset, std::memory_order_seq_cst,
+                                             std::memory_order_relaxed))
+                return;
+        }
+    }
+
+    // Sets the latch. Returns true if the waiter was SLEEPING, i.e. blocked
+    // (or about to block) and must be woken by the caller.
+    bool set() noexcept { return state_.exchange(set_state, std::memory_order_seq_cst) == sleeping; }
+
+    // Back to UNSET; only for latches that are reused by their single owner.
+    void reset() noexcept { state_.store(unset, std::memory_order_relaxed); }
+
+private:
+    std::atomic<std::uint32_t> state_{unset};
+};
+
+class lock_latch {
+public:
+    void set()
+    {
+        // Notify while holding the lock: the waiter may destroy the latch as
+        // soon as it sees is_set_, so the notify must not come after unlock.
+        std::lock_guard lock(mutex_);
+        is_set_ = true;
+        cv_.notify_all();
+    }
+
+    void wait()
+    {
+        std::unique_lock lock(mutex_);
+        cv_.wait(lock, [this] { return is_set_; });
+    }
+
+    bool probe()
+    {
+        std::lock_guard lock(mutex_);
+        return is_set_;
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    bool is_set_ = false;
+};
+
+} // namespace boost::forkjoin::detail
+
+#endif // BOOST_FORKJOIN_DETAIL_LATCH_HPP

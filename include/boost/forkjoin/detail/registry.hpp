@@ -1,0 +1,100 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_DETAIL_REGISTRY_HPP
+#define BOOST_FORKJOIN_DETAIL_REGISTRY_HPP
+
+// A registry with its sleep policy. It adds to registry_base the one loop
+// that involves the policy, the wait of a worker for a latch, and forwards
+// the publication events. It uses the policy only through the sleep_policy
+// concept.
+
+#include <boost/forkjoin/detail/registry_base.hpp>
+#include <boost/forkjoin/sleep_policy.hpp>
+
+#include <boost/core/demangle.hpp>
+
+#include <typeinfo>
+
+namespace boost::forkjoin::detail {
+
+template <sleep_policy Policy>
+class registry final : public registry_base {
+public:
+    registry(pool_options options, std::size_t deque_capacity, std::size_t injector_capacity)
+        : registry_base(std::move(options), Policy::max_threads, deque_capacity, injector_capacity,
+                        boost::core::demangle(typeid(Policy).name())),
+          sleep_(sleep_context{num_threads(), this->options().deadlock_handler})
+    {
+    }
+
+    void start() { registry_base::start(sleep_.filter_pushes()); }
+
+    Policy& sleep() noexcept { return sleep_; }
+
+    // The worker has no job of its own to run and `latch` is not set yet:
+    // look for work everywhere, and let the policy decide how to idle.
+    void wait_until_cold(worker_thread& worker, core_latch& latch) override
+    {
+        while (!latch.probe()) {
+            // Local work first, before touching any shared sleep state.
+            if (auto job = worker.take_local_job()) {
+                worker.execute(*job);
+                continue;
+            }
+            if (!search_until_work_or_latch(worker, latch))
+                return;
+        }
+    }
+
+    void notify_latch_set(std::size_t target, bool target_was_sleeping) override
+    {
+        sleep_.notify_latch_set(target, target_was_sleeping);
+    }
+
+    void notify_new_internal_jobs(bool queue_was_empty) override { sleep_.new_internal_jobs(1, queue_was_empty); }
+
+    void notify_new_injected_jobs(std::size_t count, bool queue_was_empty) override
+    {
+        sleep_.new_injected_jobs(count, queue_was_empty);
+    }
+
+    void notify_worker(std::size_t index) override { sleep_.notify_worker(index); }
+    void mark_blocked() override { sleep_.mark_blocked(); }
+    void mark_unblocked() override { sleep_.mark_unblocked(); }
+
+private:
+    // One idle period. Returns true if it ran a job (the caller loops and
+    // starts a new period), false if the latch got set.
+    bool search_until_work_or_latch(worker_thread& worker, core_latch& latch)
+    {
+        worker_counters& counters = worker.counters();
+        bool woke_without_work = false;
+        auto idle = sleep_.start_looking(worker.index());
+        while (!latch.probe()) {
+            if (auto job = worker.find_work()) {
+                sleep_.work_found(idle);
+                worker.execute(*job);
+                return true;
+            }
+            bool const slept = sleep_.no_work_found(idle, latch, [&worker] { return worker.has_injected_jobs(); });
+            if (slept) {
+                worker_counters::bump(counters.sleeps);
+                worker_counters::bump(counters.wakeups);
+                if (woke_without_work)
+                    worker_counters::bump(counters.futile_wakeups);
+                woke_without_work = true;
+            }
+        }
+        // The latch we waited for is set: we are busy again, with whatever
+        // the waiting code was doing before.
+        sleep_.work_found(idle);
+        return false;
+    }
+
+    Policy sleep_;
+};
+
+} // namespace boost::forkjoin::detail
+
+#endif // BOOST_FORKJOIN_DETAIL_REGISTRY_HPP

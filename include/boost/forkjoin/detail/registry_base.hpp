@@ -1,0 +1,491 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_DETAIL_REGISTRY_BASE_HPP
+#define BOOST_FORKJOIN_DETAIL_REGISTRY_BASE_HPP
+
+// The part of a pool that does not depend on its sleep policy: workers and
+// their deques, the injector, termination, statistics. registry.hpp adds the
+// policy. Keeping this part a non-template is what lets join, scope and the
+// other free functions work inside any pool: they reach the current worker
+// through one thread-local pointer and never need the policy's type.
+//
+// The hot path (push, pop, and an un-stolen join) is inline code here; the
+// policy is reached only through the push_filter data, and through virtual
+// calls on the cold paths (a worker running out of work, a job entering
+// from outside, a latch being set).
+
+#include <boost/forkjoin/detail/chase_lev_deque.hpp>
+#include <boost/forkjoin/detail/config.hpp>
+#include <boost/forkjoin/detail/job.hpp>
+#include <boost/forkjoin/detail/latch.hpp>
+#include <boost/forkjoin/detail/native_thread.hpp>
+#include <boost/forkjoin/errors.hpp>
+#include <boost/forkjoin/pool_options.hpp>
+#include <boost/forkjoin/pool_stats.hpp>
+#include <boost/forkjoin/sleep_policy.hpp>
+
+#include <boost/lockfree/queue.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace boost::forkjoin::detail {
+
+class registry_base;
+
+// A mutex-protected FIFO of jobs with a lock-free emptiness check. Used for
+// the few queues that are not on the join path: a worker's broadcast jobs
+// and the FIFO order of spawn_fifo.
+class locked_job_queue {
+public:
+    void push(job_ref job)
+    {
+        {
+            std::lock_guard lock(mutex_);
+            jobs_.push_back(job);
+        }
+        // Seq-cst: this count is the publication that `legacy` needs to be
+        // seq-cst before its tickle, and that `jec` reads after its
+        // pre-sleep fence (has_injected_jobs).
+        size_.fetch_add(1, std::memory_order_seq_cst);
+    }
+
+    std::optional<job_ref> pop()
+    {
+        if (size_.load(std::memory_order_seq_cst) == 0)
+            return std::nullopt;
+        std::lock_guard lock(mutex_);
+        if (jobs_.empty()) // counted but not yet stored, or taken by another
+            return std::nullopt;
+        job_ref const job = jobs_.front();
+        jobs_.pop_front();
+        size_.fetch_sub(1, std::memory_order_relaxed);
+        return job;
+    }
+
+    bool empty() const noexcept { return size_.load(std::memory_order_seq_cst) == 0; }
+
+    // The entry point of the placeholder job that stands for "the oldest job
+    // of this queue" in a LIFO deque; see worker_thread::push_fifo.
+    static void run_front(void* queue) noexcept { (*static_cast<locked_job_queue*>(queue)->pop()).execute(); }
+
+private:
+    std::mutex mutex_;
+    std::deque<job_ref> jobs_;
+    std::atomic<std::size_t> size_{0};
+};
+
+// Counters that only their worker writes: a relaxed load and store instead
+// of a locked RMW, read by stats() with relaxed loads.
+struct worker_counters {
+    std::atomic<std::uint64_t> steals{0};
+    std::atomic<std::uint64_t> sleeps{0};
+    std::atomic<std::uint64_t> wakeups{0};
+    std::atomic<std::uint64_t> futile_wakeups{0};
+
+    static void bump(std::atomic<std::uint64_t>& counter) noexcept
+    {
+        counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
+};
+
+// xorshift64*: victim selection needs speed and spread, not quality.
+class xorshift_rng {
+public:
+    explicit xorshift_rng(std::uint64_t seed) noexcept : state_(seed * 0x9E3779B97F4A7C15ull + 1) {}
+
+    std::uint64_t next() noexcept
+    {
+        state_ ^= state_ >> 12;
+        state_ ^= state_ << 25;
+        state_ ^= state_ >> 27;
+        return state_ * 0x2545F4914F6CDD1Dull;
+    }
+
+private:
+    std::uint64_t state_;
+};
+
+class alignas(cache_line_size) worker_thread {
+public:
+    worker_thread(registry_base& registry, push_filter filter, std::size_t index, std::size_t deque_capacity,
+                  bool breadth_first)
+        : deque_(deque_capacity), push_filter_(filter), registry_(registry), index_(index),
+          breadth_first_(breadth_first), rng_(index + 1)
+    {
+    }
+
+    std::size_t index() const noexcept { return index_; }
+    registry_base& registry() const noexcept { return registry_; }
+
+    // Pushes on the own deque and tells the sleep policy, if it listens.
+    inline void push(job_ref job);
+    // spawn_fifo: the job goes to the worker's FIFO, and a placeholder that
+    // runs the FIFO's oldest job goes on the deque, so jobs spawned by one
+    // worker start in spawn order whoever runs them.
+    void push_fifo(job_ref job)
+    {
+        fifo_.push(job);
+        push({&locked_job_queue::run_front, &fifo_});
+    }
+
+    std::optional<job_ref> take_local_job()
+    {
+        if (BOOST_FORKJOIN_LIKELY(!breadth_first_))
+            return deque_.pop();
+        for (;;) {
+            auto const result = deque_.steal();
+            if (result.status == chase_lev_deque::steal_status::success)
+                return result.job;
+            if (result.status == chase_lev_deque::steal_status::empty)
+                return std::nullopt;
+        }
+    }
+
+    // Runs jobs until `latch` is set: the latch's setter may be another
+    // worker running a job we are waiting for.
+    inline void wait_until(core_latch& latch);
+
+    // Local deque, broadcasts, then other workers, then the injector.
+    inline std::optional<job_ref> find_work();
+    inline std::optional<job_ref> steal();
+    inline bool has_injected_jobs() const noexcept;
+
+    void execute(job_ref job) noexcept { job.execute(); }
+
+    core_latch& terminate_latch() noexcept { return terminate_; }
+    locked_job_queue& broadcasts() noexcept { return broadcasts_; }
+    worker_counters& counters() noexcept { return counters_; }
+
+private:
+    friend class registry_base;
+
+    chase_lev_deque deque_;
+    // The registry's, copied here so that a push reads it without first
+    // loading the registry pointer.
+    push_filter push_filter_;
+    registry_base& registry_;
+    std::size_t index_;
+    bool breadth_first_;
+    xorshift_rng rng_;
+    locked_job_queue broadcasts_;
+    locked_job_queue fifo_;
+    core_latch terminate_;
+    alignas(cache_line_size) worker_counters counters_;
+};
+
+// The worker running on this thread, if any. constinit: a plain TLS load,
+// no initialization guard, on every join.
+inline constinit thread_local worker_thread* current_worker = nullptr;
+
+// No pool starts more threads than this, whatever its policy can count.
+inline constexpr std::size_t registry_thread_limit = 0xFFFF;
+
+inline std::size_t default_num_threads()
+{
+    if (char const* env = std::getenv("FORKJOIN_NUM_THREADS")) {
+        char* end = nullptr;
+        unsigned long long const n = std::strtoull(env, &end, 10);
+        if (end != env && *end == '\0' && n > 0)
+            return static_cast<std::size_t>(n);
+    }
+    unsigned const hw = std::thread::hardware_concurrency();
+    return hw == 0 ? 1 : hw;
+}
+
+class registry_base : public std::enable_shared_from_this<registry_base> {
+public:
+    registry_base(pool_options options, std::size_t policy_max_threads, std::size_t deque_capacity,
+                  std::size_t injector_capacity, std::string const& policy_name)
+        : options_(std::move(options)),
+          num_threads_(resolve_num_threads(options_.num_threads, policy_max_threads, policy_name)),
+          max_threads_(std::min(policy_max_threads, registry_thread_limit)),
+          deque_capacity_(deque_capacity),
+          injector_(injector_capacity)
+    {
+    }
+
+    registry_base(registry_base const&) = delete;
+    registry_base& operator=(registry_base const&) = delete;
+    virtual ~registry_base() = default;
+
+    std::size_t num_threads() const noexcept { return num_threads_; }
+    std::size_t max_threads() const noexcept { return max_threads_; }
+    worker_thread& worker(std::size_t index) noexcept { return *workers_[index]; }
+    pool_options const& options() const noexcept { return options_; }
+
+    // --- Policy hooks (registry.hpp) ----------------------------------------
+    virtual void wait_until_cold(worker_thread& worker, core_latch& latch) = 0;
+    virtual void notify_latch_set(std::size_t target, bool target_was_sleeping) = 0;
+    virtual void notify_new_internal_jobs(bool queue_was_empty) = 0;
+    virtual void notify_new_injected_jobs(std::size_t count, bool queue_was_empty) = 0;
+    virtual void notify_worker(std::size_t index) = 0;
+    virtual void mark_blocked() = 0;
+    virtual void mark_unblocked() = 0;
+
+    // --- Starting and stopping ----------------------------------------------
+
+    // Creates and starts the workers. Separate from the constructor because
+    // the workers call the virtual hooks, which exist only once the derived
+    // registry (and its policy, which supplies `filter`) is constructed. On
+    // failure every started worker is stopped and joined.
+    void start(push_filter filter)
+    {
+        workers_.reserve(num_threads_);
+        for (std::size_t i = 0; i < num_threads_; ++i)
+            workers_.push_back(
+                std::make_unique<worker_thread>(*this, filter, i, deque_capacity_, options_.breadth_first));
+        threads_.reserve(num_threads_);
+        try {
+            for (std::size_t i = 0; i < num_threads_; ++i)
+                threads_.emplace_back(options_.stack_size, [this, i] { run_worker(i); });
+        } catch (...) {
+            terminate();
+            join_threads();
+            throw;
+        }
+    }
+
+    // Called once by the owning pool handle. Workers exit once the pool has
+    // been released and every job spawned into it (and every install or
+    // broadcast in flight) has finished: each holds a count.
+    void terminate() { release_activity(); }
+
+    void join_threads()
+    {
+        if (current_worker != nullptr && &current_worker->registry() == this)
+            std::terminate(); // a worker would wait for itself: a logic error, as std::thread::join on itself
+        for (auto& t : threads_)
+            if (t.joinable())
+                t.join();
+    }
+
+    // Keeps the workers alive while external work is in flight. Throws
+    // pool_terminated if they are already leaving.
+    void acquire_activity()
+    {
+        std::size_t count = activity_count_.load(std::memory_order_relaxed);
+        do {
+            if (count == 0)
+                throw pool_terminated();
+        } while (!activity_count_.compare_exchange_weak(count, count + 1, std::memory_order_relaxed));
+    }
+
+    void release_activity()
+    {
+        // Acq-rel: the last release must see everything the other holders
+        // did before their release, and the workers it lets go see it too
+        // (through the terminate latches' seq-cst set).
+        if (activity_count_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+            for (std::size_t i = 0; i < num_threads_; ++i)
+                set_latch_and_notify(workers_[i]->terminate_latch(), i);
+    }
+
+    // --- Submitting work ------------------------------------------------------
+
+    // From any thread. The count goes up before the push so that
+    // has_injected_jobs() may say yes a moment early (the searcher looks
+    // again) but never says no while a job sits in the queue.
+    void inject(job_ref job)
+    {
+        // Seq-cst: the publication that the policies' pre-sleep checks read;
+        // `jec` adds its fence in new_injected_jobs.
+        std::size_t const before = injected_pending_.fetch_add(1, std::memory_order_seq_cst);
+        try {
+            if (!injector_.push(job))
+                throw std::bad_alloc();
+        } catch (...) {
+            injected_pending_.fetch_sub(1, std::memory_order_relaxed);
+            throw;
+        }
+        injected_total_.fetch_add(1, std::memory_order_relaxed);
+        notify_new_injected_jobs(1, before == 0);
+    }
+
+    std::optional<job_ref> pop_injected()
+    {
+        if (injected_pending_.load(std::memory_order_relaxed) == 0)
+            return std::nullopt;
+        job_ref job;
+        if (!injector_.pop(job))
+            return std::nullopt;
+        injected_pending_.fetch_sub(1, std::memory_order_seq_cst);
+        return job;
+    }
+
+    bool has_injected_jobs() const noexcept
+    {
+        return injected_pending_.load(std::memory_order_seq_cst) != 0;
+    }
+
+    // Push on the current worker's deque if it belongs here, else inject.
+    void inject_or_push(job_ref job)
+    {
+        worker_thread* const w = current_worker;
+        if (w != nullptr && &w->registry() == this)
+            w->push(job);
+        else
+            inject(job);
+    }
+
+    // One job into each worker's private broadcast queue.
+    void inject_broadcast(job_ref const* jobs)
+    {
+        for (std::size_t i = 0; i < num_threads_; ++i)
+            workers_[i]->broadcasts().push(jobs[i]);
+        injected_total_.fetch_add(num_threads_, std::memory_order_relaxed);
+        for (std::size_t i = 0; i < num_threads_; ++i)
+            notify_worker(i);
+    }
+
+    // Sets a core latch that worker `target` of this registry may wait on.
+    void set_latch_and_notify(core_latch& latch, std::size_t target)
+    {
+        bool const was_sleeping = latch.set();
+        notify_latch_set(target, was_sleeping);
+    }
+
+    // An exception escaped a spawned job.
+    void handle_panic(std::exception_ptr error) noexcept
+    {
+        if (!options_.panic_handler)
+            std::rethrow_exception(error); // noexcept: std::terminate, with the exception in flight
+        try {
+            options_.panic_handler(std::move(error));
+        } catch (...) {
+            std::terminate(); // the handler itself failed; nobody is left to tell
+        }
+    }
+
+    pool_stats stats() const
+    {
+        pool_stats s;
+        for (auto const& w : workers_) {
+            worker_counters const& c = w->counters_;
+            s.steals += c.steals.load(std::memory_order_relaxed);
+            s.sleeps += c.sleeps.load(std::memory_order_relaxed);
+            s.wakeups += c.wakeups.load(std::memory_order_relaxed);
+            s.futile_wakeups += c.futile_wakeups.load(std::memory_order_relaxed);
+        }
+        s.injected = injected_total_.load(std::memory_order_relaxed);
+        return s;
+    }
+
+private:
+    static std::size_t resolve_num_threads(std::size_t requested, std::size_t policy_max,
+                                           std::string const& policy_name)
+    {
+        std::size_t const n = requested != 0 ? requested : default_num_threads();
+        std::size_t const limit = std::min(policy_max, registry_thread_limit);
+        if (n > limit)
+            throw too_many_threads("boost::forkjoin: " + std::to_string(n) + " threads requested, but a pool with "
+                                   + policy_name + " supports at most " + std::to_string(limit));
+        return n;
+    }
+
+    void run_worker(std::size_t index)
+    {
+        worker_thread& w = *workers_[index];
+        current_worker = &w;
+        native_thread::set_current_name(options_.thread_name ? options_.thread_name(index)
+                                                             : "forkjoin-" + std::to_string(index));
+        call_handler_or_terminate(options_.start_handler, index);
+        w.wait_until(w.terminate_latch());
+        call_handler_or_terminate(options_.exit_handler, index);
+        current_worker = nullptr;
+    }
+
+    static void call_handler_or_terminate(std::function<void(std::size_t)> const& handler,
+                                          std::size_t index) noexcept
+    {
+        if (handler)
+            handler(index); // noexcept function: an escaping exception terminates
+    }
+
+    friend class worker_thread;
+
+    pool_options const options_;
+    std::size_t const num_threads_;
+    std::size_t const max_threads_;
+    std::size_t const deque_capacity_;
+    std::vector<std::unique_ptr<worker_thread>> workers_;
+    std::vector<native_thread> threads_;
+
+    // The injector: jobs from threads outside the pool. FIFO, lock-free,
+    // node-based; nodes are recycled through its free list.
+    boost::lockfree::queue<job_ref> injector_;
+    alignas(cache_line_size) std::atomic<std::size_t> injected_pending_{0};
+    std::atomic<std::uint64_t> injected_total_{0};
+    // 1 for the pool handle plus 1 per spawned job, install and broadcast in
+    // flight. The workers terminate when it reaches 0.
+    alignas(cache_line_size) std::atomic<std::size_t> activity_count_{1};
+};
+
+// --- worker_thread members that need the registry ---------------------------
+
+inline void worker_thread::push(job_ref job)
+{
+    deque_.push(job);
+    if (BOOST_FORKJOIN_UNLIKELY(push_filter_.wants_notification()))
+        registry_.notify_new_internal_jobs(deque_.size() <= 1);
+}
+
+inline void worker_thread::wait_until(core_latch& latch)
+{
+    if (!latch.probe())
+        registry_.wait_until_cold(*this, latch);
+}
+
+inline std::optional<job_ref> worker_thread::steal()
+{
+    std::size_t const n = registry_.num_threads_;
+    if (n <= 1)
+        return std::nullopt;
+    std::size_t const start = static_cast<std::size_t>(rng_.next() % n);
+    for (;;) {
+        bool contended = false;
+        for (std::size_t k = 0; k < n; ++k) {
+            std::size_t const victim = (start + k) % n;
+            if (victim == index_)
+                continue;
+            auto const result = registry_.workers_[victim]->deque_.steal();
+            if (result.status == chase_lev_deque::steal_status::success) {
+                worker_counters::bump(counters_.steals);
+                return result.job;
+            }
+            contended |= result.status == chase_lev_deque::steal_status::retry;
+        }
+        // Only a lost race says the victim still had work: try again.
+        if (!contended)
+            return std::nullopt;
+    }
+}
+
+inline std::optional<job_ref> worker_thread::find_work()
+{
+    if (auto job = take_local_job())
+        return job;
+    if (auto job = broadcasts_.pop())
+        return job;
+    if (auto job = steal())
+        return job;
+    return registry_.pop_injected();
+}
+
+inline bool worker_thread::has_injected_jobs() const noexcept
+{
+    return !broadcasts_.empty() || registry_.has_injected_jobs();
+}
+
+} // namespace boost::forkjoin::detail
+
+#endif // BOOST_FORKJOIN_DETAIL_REGISTRY_BASE_HPP

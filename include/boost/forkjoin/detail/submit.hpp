@@ -1,0 +1,98 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_DETAIL_SUBMIT_HPP
+#define BOOST_FORKJOIN_DETAIL_SUBMIT_HPP
+
+// Getting work into a registry: install (run and wait) and spawn (run
+// later, nobody waits). Shared by basic_thread_pool and the free functions.
+
+#include <boost/forkjoin/detail/job.hpp>
+#include <boost/forkjoin/detail/registry_base.hpp>
+#include <boost/forkjoin/detail/spin_latch.hpp>
+
+#include <functional>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+namespace boost::forkjoin::detail {
+
+// Holds one unit of a registry's activity count for a scope of code.
+class activity_guard {
+public:
+    explicit activity_guard(registry_base& registry) : registry_(registry) { registry_.acquire_activity(); }
+    activity_guard(activity_guard const&) = delete;
+    activity_guard& operator=(activity_guard const&) = delete;
+    ~activity_guard() { registry_.release_activity(); }
+
+private:
+    registry_base& registry_;
+};
+
+template <class T>
+std::conditional_t<std::is_same_v<T, std::monostate>, void, T> unwrap_value(T&& value)
+{
+    if constexpr (!std::is_same_v<std::remove_cvref_t<T>, std::monostate>)
+        return std::forward<T>(value);
+}
+
+// Runs `f` on a worker of `registry` and returns its result or rethrows.
+//  * On a worker of `registry`: in place.
+//  * On a worker of another registry: inject, and keep that worker busy in
+//    its own pool until the job is done.
+//  * Elsewhere: inject and block.
+template <class F>
+std::invoke_result_t<F> install(registry_base& registry, F&& f)
+{
+    worker_thread* const worker = current_worker;
+    if (worker != nullptr && &worker->registry() == &registry)
+        return std::invoke(std::forward<F>(f));
+
+    activity_guard const keep_workers(registry);
+    if (worker != nullptr) {
+        stack_job<F, spin_latch> job(f, *worker, spin_latch::cross_registry);
+        registry.inject(job.as_job_ref());
+        worker->wait_until(job.latch().core());
+        return unwrap_value(job.take_result());
+    }
+    stack_job<F, lock_latch> job(f);
+    registry.inject(job.as_job_ref());
+    job.latch().wait();
+    return unwrap_value(job.take_result());
+}
+
+// Fire and forget. The job holds an activity count, so the pool outlives it.
+template <class F>
+void spawn(registry_base& registry, F&& f, bool fifo)
+{
+    auto body = [&registry, func = std::decay_t<F>(std::forward<F>(f))]() mutable noexcept {
+        try {
+            std::invoke(func);
+        } catch (...) {
+            registry.handle_panic(std::current_exception());
+        }
+        registry.release_activity();
+    };
+    registry.acquire_activity(); // throws pool_terminated
+    job_ref job;
+    try {
+        job = heap_job<decltype(body)>::make(std::move(body));
+    } catch (...) {
+        registry.release_activity();
+        throw;
+    }
+    worker_thread* const worker = current_worker;
+    if (worker != nullptr && &worker->registry() == &registry) {
+        if (fifo)
+            worker->push_fifo(job);
+        else
+            worker->push(job);
+    } else {
+        registry.inject(job);
+    }
+}
+
+} // namespace boost::forkjoin::detail
+
+#endif // BOOST_FORKJOIN_DETAIL_SUBMIT_HPP

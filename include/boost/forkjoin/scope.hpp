@@ -1,0 +1,176 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_SCOPE_HPP
+#define BOOST_FORKJOIN_SCOPE_HPP
+
+// Scopes: spawn any number of jobs that may borrow from the enclosing frame;
+// the scope call returns only when all of them are done.
+//
+//     scope([&](lifo_scope& s) {
+//         for (auto& item : items)
+//             s.spawn([&item](lifo_scope&) { process(item); });
+//     }); // every process(item) has finished here
+
+#include <boost/forkjoin/detail/count_latch.hpp>
+#include <boost/forkjoin/detail/job.hpp>
+#include <boost/forkjoin/detail/registry_base.hpp>
+#include <boost/forkjoin/global_pool.hpp>
+
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+namespace boost::forkjoin {
+
+enum class scope_order { lifo, fifo };
+
+template <scope_order Order>
+class basic_scope {
+public:
+    basic_scope(basic_scope const&) = delete;
+    basic_scope& operator=(basic_scope const&) = delete;
+
+    // Runs f(*this) (or f() if it takes no scope) some time before the
+    // scope ends. In a fifo scope, the jobs one thread spawns start in the
+    // order spawned. An exception escaping f is kept; the first one is
+    // rethrown by the scope call after all jobs are done.
+    template <class F>
+    void spawn(F&& f)
+    {
+        auto body = [this, func = std::decay_t<F>(std::forward<F>(f))]() mutable noexcept {
+            try {
+                if constexpr (std::is_invocable_v<decltype(func)&, basic_scope&>)
+                    std::invoke(func, *this);
+                else
+                    std::invoke(func);
+            } catch (...) {
+                record_exception(std::current_exception());
+            }
+            latch_.set();
+        };
+        using job_type = detail::heap_job<decltype(body)>;
+        detail::job_ref const job = job_type::make(std::move(body));
+        // The caller (the body or one of our jobs) holds a count, so this
+        // count is never the one that completes the scope early.
+        latch_.increment();
+        try {
+            submit(job);
+        } catch (...) {
+            delete static_cast<job_type*>(job.data);
+            latch_.set();
+            throw;
+        }
+    }
+
+    // Implementation: use scope(), scope_fifo() or in_place_scope().
+    basic_scope(detail::registry_base& registry, detail::worker_thread* owner)
+        : registry_(registry), latch_(owner)
+    {
+        if constexpr (Order == scope_order::fifo)
+            fifos_ = std::make_unique<detail::locked_job_queue[]>(registry.num_threads());
+    }
+
+    // Runs the body, waits for all jobs, rethrows the first exception.
+    template <class F>
+    std::invoke_result_t<F, basic_scope&> complete(F&& body)
+    {
+        using raw_result = std::invoke_result_t<F, basic_scope&>;
+        std::optional<detail::value_or_monostate<raw_result>> result;
+        try {
+            result.emplace(detail::invoke_to_value(
+                [&]() -> raw_result { return std::invoke(std::forward<F>(body), *this); }));
+        } catch (...) {
+            record_exception(std::current_exception());
+        }
+        latch_.complete_and_wait();
+        // The jobs' decrements were acq-rel and the owner's wait ends on
+        // their last one, so error_ is visible here.
+        if (error_)
+            std::rethrow_exception(error_);
+        if constexpr (!std::is_void_v<raw_result>)
+            return std::move(*result);
+    }
+
+private:
+    void submit(detail::job_ref job)
+    {
+        detail::worker_thread* const worker = detail::current_worker;
+        bool const ours = worker != nullptr && &worker->registry() == &registry_;
+        if constexpr (Order == scope_order::fifo) {
+            if (ours) {
+                detail::locked_job_queue& fifo = fifos_[worker->index()];
+                fifo.push(job);
+                worker->push({&detail::locked_job_queue::run_front, &fifo});
+                return;
+            }
+        }
+        if (ours)
+            worker->push(job);
+        else
+            registry_.inject(job); // the injector is FIFO already
+    }
+
+    void record_exception(std::exception_ptr error) noexcept
+    {
+        // The first to flip the flag owns error_; acq_rel is not needed
+        // for the flag itself since readers synchronize through the latch.
+        if (!has_error_.exchange(true, std::memory_order_relaxed))
+            error_ = std::move(error);
+    }
+
+    detail::registry_base& registry_;
+    detail::count_latch latch_;
+    std::atomic<bool> has_error_{false};
+    std::exception_ptr error_;
+    std::unique_ptr<detail::locked_job_queue[]> fifos_; // fifo scopes: one per worker
+};
+
+using lifo_scope = basic_scope<scope_order::lifo>;
+using fifo_scope = basic_scope<scope_order::fifo>;
+
+namespace detail {
+template <scope_order Order, class F>
+decltype(auto) run_scope_on_worker(F&& f)
+{
+    return in_worker([&](worker_thread& worker) -> decltype(auto) {
+        basic_scope<Order> s(worker.registry(), &worker);
+        return s.complete(std::forward<F>(f));
+    });
+}
+} // namespace detail
+
+// Creates a scope on a worker (of the current pool, or the global pool from
+// outside), runs f(scope&) there, and returns its result once every job
+// spawned in the scope has finished.
+template <class F>
+decltype(auto) scope(F&& f)
+{
+    return detail::run_scope_on_worker<scope_order::lifo>(std::forward<F>(f));
+}
+
+// As scope, but the jobs spawned by one thread start in the order spawned.
+template <class F>
+decltype(auto) scope_fifo(F&& f)
+{
+    return detail::run_scope_on_worker<scope_order::fifo>(std::forward<F>(f));
+}
+
+// As scope, but f runs on the calling thread, even outside every pool;
+// spawned jobs go to the current pool (or the global pool), and a caller
+// outside every pool blocks at the end until they are done.
+template <class F>
+decltype(auto) in_place_scope(F&& f)
+{
+    detail::worker_thread* const worker = detail::current_worker;
+    lifo_scope s(detail::current_registry(), worker);
+    return s.complete(std::forward<F>(f));
+}
+
+} // namespace boost::forkjoin
+
+#endif // BOOST_FORKJOIN_SCOPE_HPP

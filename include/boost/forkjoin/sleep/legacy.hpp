@@ -1,0 +1,207 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_SLEEP_LEGACY_HPP
+#define BOOST_FORKJOIN_SLEEP_LEGACY_HPP
+
+// sleep::legacy: rayon's first sleep protocol (seeds/rayon-sleep-legacy-README.md,
+// doc/sleep_legacy.adoc). Read this file top to bottom beside the seed.
+//
+// One atomic word holds the whole state:
+//
+//     bit 0             some worker is asleep (or on its way, holding the lock)
+//     bits 1..          (index + 1) of the one *sleepy* worker, 0 if none
+//
+//     0: all awake   1: some asleep   2: worker 0 sleepy   3: both
+//
+// A worker that fails to find work counts `yields`. At ROUNDS_UNTIL_SLEEPY
+// it tries to become *the* sleepy worker (a CAS); while sleepy it keeps
+// searching; at ROUNDS_UNTIL_ASLEEP it swaps "me sleepy" for "someone
+// asleep" under the mutex and blocks on the one condition variable.
+//
+// Whoever publishes work (a push, an injection, a latch set) tickles: one
+// seq-cst load, and only if the word is non-zero a swap to 0 (which tells
+// the sleepy worker it must not sleep) and, if bit 0 was set, notify_all.
+//
+// Trade-offs: a tickle on the hot path is a single load; but a wake-up is
+// all-or-nothing (every sleeper wakes, most go back to sleep) and only one
+// worker at a time can be on its way to sleep.
+
+#include <boost/forkjoin/detail/config.hpp>
+#include <boost/forkjoin/detail/deadlock_detector.hpp>
+#include <boost/forkjoin/sleep_policy.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <thread>
+
+namespace boost::forkjoin::sleep {
+
+class legacy {
+public:
+    // Indices are stored as (index + 1) << 1 in a size_t.
+    static constexpr std::size_t max_threads = (static_cast<std::size_t>(-1) >> 2) - 1;
+
+    static constexpr std::size_t rounds_until_sleepy = 32;
+    static constexpr std::size_t rounds_until_asleep = 64;
+
+    struct idle_state {
+        std::size_t worker_index;
+        std::size_t yields = 0;
+    };
+
+    explicit legacy(sleep_context const& context) : deadlocks_(context.num_threads, context.deadlock_handler) {}
+
+    // A push tickles: call us whenever the word is non-zero.
+    push_filter filter_pushes() const noexcept { return {&state_, 0, ~std::size_t{0}}; }
+
+    idle_state start_looking(std::size_t worker_index) noexcept { return {worker_index}; }
+
+    void work_found(idle_state& idle)
+    {
+        // If we were the sleepy worker, give the role up so that another
+        // worker can become sleepy. Tickling also wakes sleepers, more than
+        // needed, but that is the protocol as rayon shipped it.
+        if (idle.yields > rounds_until_sleepy)
+            tickle();
+        idle.yields = 0;
+    }
+
+    template <class HasInjectedJobs>
+    bool no_work_found(idle_state& idle, core_latch&, HasInjectedJobs&&)
+    {
+        if (idle.yields < rounds_until_sleepy) {
+            std::this_thread::yield();
+            ++idle.yields;
+        } else if (idle.yields == rounds_until_sleepy) {
+            std::this_thread::yield();
+            // Only one worker may be sleepy: if another is, wait our turn.
+            if (get_sleepy(idle.worker_index))
+                ++idle.yields;
+        } else if (idle.yields < rounds_until_asleep) {
+            std::this_thread::yield();
+            // A tickle since we got sleepy means new work: start over.
+            idle.yields = still_sleepy(idle.worker_index) ? idle.yields + 1 : 0;
+        } else {
+            idle.yields = 0;
+            return sleep(idle.worker_index);
+        }
+        return false;
+    }
+
+    // Every publication is a tickle; the counts and hints do not matter.
+    void new_internal_jobs(std::size_t, bool) { tickle(); }
+    void new_injected_jobs(std::size_t, bool) { tickle(); }
+    void notify_latch_set(std::size_t, bool) { tickle(); }
+    void notify_worker(std::size_t) { tickle(); }
+
+    void mark_blocked() { deadlocks_.mark_blocked(); }
+    void mark_unblocked() { deadlocks_.mark_unblocked(); }
+
+private:
+    static constexpr std::size_t awake = 0;
+    static constexpr std::size_t sleeping_bit = 1;
+
+    static bool anyone_sleeping(std::size_t state) noexcept { return (state & sleeping_bit) != 0; }
+    static bool any_worker_is_sleepy(std::size_t state) noexcept { return (state >> 1) != 0; }
+    static bool worker_is_sleepy(std::size_t state, std::size_t index) noexcept { return (state >> 1) == index + 1; }
+    static std::size_t with_sleepy_worker(std::size_t state, std::size_t index) noexcept
+    {
+        return ((index + 1) << 1) | (state & sleeping_bit);
+    }
+
+    void tickle()
+    {
+        // Seq-cst load (scenario 1 of the README): if a worker got sleepy
+        // before this point in the single total order, we must see it now,
+        // not eventually. And (scenario 2) a worker that gets sleepy after
+        // it then reads, in its next search, the seq-cst publication that
+        // preceded this tickle (a latch set, an injected-job count).
+        if (state_.load(std::memory_order_seq_cst) != awake)
+            tickle_cold();
+    }
+
+    void tickle_cold()
+    {
+        // Release suffices for the swap: every attempt to get sleepy or to
+        // fall asleep is a CAS on this word, so it is ordered before or
+        // after this swap in the word's modification order. After: the CAS
+        // fails or sees our release and hence the published work. Before:
+        // we see it here; if that worker was falling asleep we take the lock
+        // below and so synchronize with it.
+        std::size_t const old_state = state_.exchange(awake, std::memory_order_release);
+        if (anyone_sleeping(old_state)) {
+            std::lock_guard lock(mutex_);
+            deadlocks_.all_threads_woken();
+            wake_all_.notify_all();
+        }
+    }
+
+    bool get_sleepy(std::size_t index)
+    {
+        for (;;) {
+            // Acquire suffices: if another worker is sleepy we just wait our
+            // turn; otherwise the CAS below decides.
+            std::size_t const state = state_.load(std::memory_order_acquire);
+            if (any_worker_is_sleepy(state))
+                return false;
+            // Seq-cst on success: any later tickle must see that we are
+            // sleepy (scenario 1), and we must see what preceded any earlier
+            // tickle that only loaded the word (scenario 2). The failure
+            // order does not matter: we loop and load again.
+            std::size_t expected = state;
+            if (state_.compare_exchange_strong(expected, with_sleepy_worker(state, index),
+                                               std::memory_order_seq_cst, std::memory_order_relaxed))
+                return true;
+        }
+    }
+
+    bool still_sleepy(std::size_t index) const noexcept
+    {
+        return worker_is_sleepy(state_.load(std::memory_order_seq_cst), index);
+    }
+
+    // Returns true if the thread blocked.
+    bool sleep(std::size_t index)
+    {
+        for (;;) {
+            // Acquire suffices: if we are still sleepy nothing was published
+            // that we must see (it would have tickled us out of it), and the
+            // CAS below synchronizes; if the word changed, a tickle did it
+            // and we acquire what preceded it.
+            std::size_t const state = state_.load(std::memory_order_acquire);
+            if (!worker_is_sleepy(state, index))
+                return false;
+            // The CAS must happen under the lock. Otherwise: we set SLEEPING,
+            // a tickle resets to AWAKE and notifies nobody (we do not wait
+            // yet), another worker sets SLEEPING again, and we block, having
+            // missed the tickle. With the lock, a tickle that saw our bit
+            // notifies only after we wait.
+            std::unique_lock lock(mutex_);
+            std::size_t expected = state;
+            // Seq-cst on success, for the same two reasons as get_sleepy.
+            if (state_.compare_exchange_strong(expected, sleeping_bit, std::memory_order_seq_cst,
+                                               std::memory_order_relaxed)) {
+                deadlocks_.thread_falling_asleep();
+                // Wait once, not in a loop: a spurious wake-up only costs a
+                // new search, while looping on the word could not tell a
+                // real tickle from a later worker falling asleep (ABA).
+                wake_all_.wait(lock);
+                return true;
+            }
+        }
+    }
+
+    alignas(detail::cache_line_size) std::atomic<std::size_t> state_{awake};
+    std::mutex mutex_;
+    std::condition_variable wake_all_;
+    detail::deadlock_detector deadlocks_;
+};
+
+static_assert(sleep_policy<legacy>);
+
+} // namespace boost::forkjoin::sleep
+
+#endif // BOOST_FORKJOIN_SLEEP_LEGACY_HPP

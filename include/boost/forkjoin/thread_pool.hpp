@@ -1,0 +1,139 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_THREAD_POOL_HPP
+#define BOOST_FORKJOIN_THREAD_POOL_HPP
+
+// basic_thread_pool: a handle owning a registry of worker threads whose idle
+// behaviour is the SleepPolicy. Destroying the handle waits for the jobs
+// spawned into the pool, then joins the workers.
+
+#include <boost/forkjoin/broadcast.hpp>
+#include <boost/forkjoin/detail/registry.hpp>
+#include <boost/forkjoin/detail/submit.hpp>
+#include <boost/forkjoin/options.hpp>
+#include <boost/forkjoin/pool_options.hpp>
+#include <boost/forkjoin/pool_stats.hpp>
+#include <boost/forkjoin/sleep/jec.hpp>
+#include <boost/forkjoin/sleep_policy.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+
+namespace boost::forkjoin {
+
+template <sleep_policy SleepPolicy, class... Options>
+class basic_thread_pool {
+    static_assert((detail::is_pool_option_v<Options> && ...),
+                  "basic_thread_pool options are deque_capacity<N> and injector_capacity<N>");
+
+public:
+    using sleep_policy_type = SleepPolicy;
+    static constexpr std::size_t initial_deque_capacity = detail::size_option_v<deque_capacity, 256, Options...>;
+    static constexpr std::size_t initial_injector_capacity =
+        detail::size_option_v<injector_capacity, 128, Options...>;
+
+    // Starts the workers. Throws too_many_threads if the count exceeds what
+    // the policy supports, std::system_error if the OS refuses a thread (the
+    // ones already started are stopped first).
+    explicit basic_thread_pool(pool_options options = {})
+        : registry_(std::make_shared<detail::registry<SleepPolicy>>(std::move(options), initial_deque_capacity,
+                                                                    initial_injector_capacity))
+    {
+        registry_->start();
+    }
+
+    basic_thread_pool(basic_thread_pool const&) = delete;
+    basic_thread_pool& operator=(basic_thread_pool const&) = delete;
+    basic_thread_pool(basic_thread_pool&&) noexcept = default;
+    basic_thread_pool& operator=(basic_thread_pool&&) = delete;
+
+    // Waits for every job spawned into the pool (and those they spawn), then
+    // joins the workers. Calling it from one of the pool's own workers is a
+    // logic error and calls std::terminate.
+    ~basic_thread_pool()
+    {
+        if (registry_) {
+            registry_->terminate();
+            registry_->join_threads();
+        }
+    }
+
+    std::size_t num_threads() const noexcept { return registry_->num_threads(); }
+
+    // Runs f on a worker and returns its result, or rethrows its exception.
+    // From a worker of this pool, f runs in place; from another pool's
+    // worker, that worker keeps running its own pool's jobs while it waits;
+    // from any other thread, the caller blocks.
+    template <class F>
+    std::invoke_result_t<F> install(F&& f)
+    {
+        return detail::install(*registry_, std::forward<F>(f));
+    }
+
+    // Runs f some time later on a worker. An exception escaping f goes to
+    // pool_options::panic_handler (std::terminate without one). Throws
+    // pool_terminated if the pool has finished terminating.
+    template <class F>
+    void spawn(F&& f)
+    {
+        detail::spawn(*registry_, std::forward<F>(f), false);
+    }
+
+    // As spawn, but jobs spawned by one thread start in the order spawned.
+    template <class F>
+    void spawn_fifo(F&& f)
+    {
+        detail::spawn(*registry_, std::forward<F>(f), true);
+    }
+
+    // Runs f(broadcast_context) once on every worker; returns the results by
+    // worker index (nothing if f returns void), or rethrows the exception of
+    // the lowest-indexed worker that threw, after all have run.
+    template <class F>
+    auto broadcast(F&& f)
+    {
+        return detail::broadcast(*registry_, f);
+    }
+
+    // The index of the calling thread in this pool, if it is one of its workers.
+    std::optional<std::size_t> current_thread_index() const noexcept
+    {
+        detail::worker_thread* const w = detail::current_worker;
+        if (w != nullptr && &w->registry() == registry_.get())
+            return w->index();
+        return std::nullopt;
+    }
+
+    pool_stats stats() const { return registry_->stats(); }
+
+    // See boost::forkjoin::mark_blocked. The calling thread must be a worker
+    // of this pool.
+    void mark_blocked()
+    {
+        if (!current_thread_index())
+            throw std::logic_error("boost::forkjoin::mark_blocked: the caller is not a worker of this pool");
+        registry_->mark_blocked();
+    }
+
+    // Any thread may mark a blocked worker of this pool unblocked, typically
+    // the one that is about to release it.
+    void mark_unblocked() { registry_->mark_unblocked(); }
+
+    // For the free functions and tests.
+    detail::registry<SleepPolicy>& registry() noexcept { return *registry_; }
+
+private:
+    std::shared_ptr<detail::registry<SleepPolicy>> registry_;
+};
+
+// The default pool.
+using thread_pool = basic_thread_pool<sleep::jec>;
+
+} // namespace boost::forkjoin
+
+#endif // BOOST_FORKJOIN_THREAD_POOL_HPP

@@ -1,0 +1,120 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+
+// The Chase-Lev deque alone: one owner pushing and popping, several thieves
+// stealing, every item taken exactly once.
+
+#define BOOST_TEST_MODULE deque
+#include <boost/test/unit_test.hpp>
+
+#include <boost/forkjoin/detail/chase_lev_deque.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <thread>
+#include <vector>
+
+using boost::forkjoin::detail::chase_lev_deque;
+using boost::forkjoin::detail::job_ref;
+
+namespace {
+
+// Items are encoded in the data word; the entry point is never called.
+void never_called(void*) noexcept { std::abort(); }
+
+job_ref item(std::uintptr_t i) { return {&never_called, reinterpret_cast<void*>(i)}; }
+std::uintptr_t value(job_ref j) { return reinterpret_cast<std::uintptr_t>(j.data); }
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(owner_alone_is_lifo_and_thief_alone_is_fifo)
+{
+    chase_lev_deque deque(2); // small, to exercise growth
+    for (std::uintptr_t i = 1; i <= 100; ++i)
+        deque.push(item(i));
+    BOOST_TEST(deque.size() == 100u);
+    BOOST_TEST(deque.capacity() >= 100u);
+    BOOST_TEST(value(*deque.pop()) == 100u);
+    auto const stolen = deque.steal();
+    BOOST_TEST((stolen.status == chase_lev_deque::steal_status::success));
+    BOOST_TEST(value(stolen.job) == 1u);
+    for (std::uintptr_t i = 99; i >= 2; --i)
+        BOOST_TEST(value(*deque.pop()) == i);
+    BOOST_TEST(!deque.pop());
+    BOOST_TEST((deque.steal().status == chase_lev_deque::steal_status::empty));
+}
+
+BOOST_AUTO_TEST_CASE(every_item_is_taken_exactly_once_under_stealing)
+{
+    constexpr std::uintptr_t items = 2'000'000;
+    constexpr int thieves = 3;
+    chase_lev_deque deque(4);
+    std::vector<std::atomic<std::uint8_t>> taken(items + 1);
+    std::atomic<bool> done{false};
+    std::atomic<std::uint64_t> stolen_count{0};
+
+    // Boost.Test assertions are not thread-safe: thieves only count.
+    std::atomic<std::uint64_t> out_of_range{0};
+    auto take = [&](job_ref j) {
+        std::uintptr_t const v = value(j);
+        if (v < 1 || v > items)
+            out_of_range.fetch_add(1, std::memory_order_relaxed);
+        else
+            taken[v].fetch_add(1, std::memory_order_relaxed);
+    };
+
+    std::vector<std::thread> thief_threads;
+    for (int t = 0; t < thieves; ++t)
+        thief_threads.emplace_back([&] {
+            std::uint64_t local = 0;
+            while (!done.load(std::memory_order_acquire)) {
+                auto const r = deque.steal();
+                if (r.status == chase_lev_deque::steal_status::success) {
+                    take(r.job);
+                    ++local;
+                }
+            }
+            // Drain what the owner left.
+            for (;;) {
+                auto const r = deque.steal();
+                if (r.status == chase_lev_deque::steal_status::empty)
+                    break;
+                if (r.status == chase_lev_deque::steal_status::success) {
+                    take(r.job);
+                    ++local;
+                }
+            }
+            stolen_count += local;
+        });
+
+    // The owner pushes bursts and pops part of each, so that pops race with
+    // steals for the last elements and the buffer grows under stealing.
+    std::uintptr_t next = 1;
+    while (next <= items) {
+        std::uintptr_t const burst = 1 + next % 37;
+        for (std::uintptr_t k = 0; k < burst && next <= items; ++k)
+            deque.push(item(next++));
+        for (std::uintptr_t k = 0; k < burst / 2 + 1; ++k)
+            if (auto j = deque.pop())
+                take(*j);
+    }
+    while (auto j = deque.pop())
+        take(*j);
+    done.store(true, std::memory_order_release);
+    for (auto& t : thief_threads)
+        t.join();
+
+    std::uintptr_t missing = 0, duplicated = 0;
+    for (std::uintptr_t v = 1; v <= items; ++v) {
+        auto const n = taken[v].load(std::memory_order_relaxed);
+        missing += n == 0;
+        duplicated += n > 1;
+    }
+    BOOST_TEST(out_of_range.load() == 0u);
+    BOOST_TEST(missing == 0u);
+    BOOST_TEST(duplicated == 0u);
+    BOOST_TEST_MESSAGE("stolen: " << stolen_count.load() << " of " << items);
+    BOOST_TEST(stolen_count.load() > 0u);
+}

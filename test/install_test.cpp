@@ -1,0 +1,91 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+
+#define BOOST_TEST_MODULE install
+#include <boost/test/unit_test.hpp>
+
+#include "policies.hpp"
+
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace fj = boost::forkjoin;
+
+namespace {
+long fib(int n)
+{
+    if (n < 2)
+        return n;
+    auto [a, b] = fj::join([n] { return fib(n - 1); }, [n] { return fib(n - 2); });
+    return a + b;
+}
+} // namespace
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(install_runs_on_a_worker_and_returns, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(2));
+    auto const index = pool.install([] { return fj::current_thread_index(); });
+    BOOST_REQUIRE(index.has_value());
+    BOOST_TEST(*index < 2u);
+    BOOST_TEST(!pool.current_thread_index()); // we are not one of its workers
+    pool.install([] {}); // void
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(install_from_eight_outside_threads_at_once, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(2));
+    std::vector<long> results(8);
+    std::vector<std::thread> callers;
+    for (int t = 0; t < 8; ++t)
+        callers.emplace_back([&, t] {
+            for (int rep = 0; rep < 20; ++rep)
+                results[static_cast<std::size_t>(t)] += pool.install([t] { return fib(12 + t % 4); });
+        });
+    for (auto& c : callers)
+        c.join();
+    for (int t = 0; t < 8; ++t) {
+        long const expected = 20 * std::vector<long>{144, 233, 377, 610}[static_cast<std::size_t>(t % 4)];
+        BOOST_TEST(results[static_cast<std::size_t>(t)] == expected);
+    }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(install_from_own_worker_runs_in_place, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(2));
+    bool same = pool.install([&] {
+        auto const outer = std::this_thread::get_id();
+        return pool.install([&] { return std::this_thread::get_id() == outer; });
+    });
+    BOOST_TEST(same);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(cross_pool_install_keeps_the_caller_working, Policy, test::all_policies)
+{
+    test::pool<Policy> a(test::threads(2));
+    fj::basic_thread_pool<fj::sleep::legacy> b(test::threads(2));
+    std::atomic<int> side_jobs{0};
+    long const r = a.install([&] {
+        // While a's worker waits for b, a job it spawned in a can still run
+        // (possibly on the waiting worker itself).
+        for (int i = 0; i < 10; ++i)
+            fj::spawn([&] { ++side_jobs; });
+        return b.install([] {
+            BOOST_TEST(fj::current_thread_index().has_value());
+            return fib(20);
+        });
+    });
+    BOOST_TEST(r == 6765);
+    while (side_jobs.load() < 10)
+        std::this_thread::yield();
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(exception_from_install_reaches_the_caller, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(2));
+    test::pool<Policy> other(test::threads(1));
+    BOOST_CHECK_THROW(pool.install([]() -> int { throw std::out_of_range("x"); }), std::out_of_range);
+    BOOST_CHECK_THROW(pool.install([&] { other.install([] { throw std::out_of_range("y"); }); }), std::out_of_range);
+}

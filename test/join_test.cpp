@@ -1,0 +1,166 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+
+#define BOOST_TEST_MODULE join
+#include <boost/test/unit_test.hpp>
+
+#include "policies.hpp"
+
+#include <atomic>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+namespace fj = boost::forkjoin;
+
+namespace {
+
+long fib_serial(int n) { return n < 2 ? n : fib_serial(n - 1) + fib_serial(n - 2); }
+
+long fib(int n)
+{
+    if (n < 2)
+        return n;
+    auto [a, b] = fj::join([n] { return fib(n - 1); }, [n] { return fib(n - 2); });
+    return a + b;
+}
+
+struct left_error : std::runtime_error {
+    left_error() : std::runtime_error("left") {}
+};
+struct right_error : std::runtime_error {
+    right_error() : std::runtime_error("right") {}
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(fib_matches_serial, Policy, test::all_policies)
+{
+    for (std::size_t n : {1u, 2u, 3u}) {
+        test::pool<Policy> pool(test::threads(n));
+        BOOST_TEST(pool.install([] { return fib(25); }) == fib_serial(25));
+    }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(results_of_both_sides_and_void, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(2));
+    auto [text, number] = pool.install([] {
+        return fj::join([] { return std::string("left"); }, [] { return 42; });
+    });
+    BOOST_TEST(text == "left");
+    BOOST_TEST(number == 42);
+
+    std::atomic<int> ran{0};
+    auto units = pool.install([&] { return fj::join([&] { ++ran; }, [&] { ++ran; }); });
+    static_assert(std::is_same_v<decltype(units), std::pair<std::monostate, std::monostate>>);
+    BOOST_TEST(ran.load() == 2);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(join_borrows_and_mutates_locals, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(2));
+    std::vector<int> left(1000, 1), right(1000, 2);
+    pool.install([&] {
+        fj::join([&] { for (int& x : left) x *= 3; }, [&] { for (int& x : right) x *= 5; });
+    });
+    BOOST_TEST(left[999] == 3);
+    BOOST_TEST(right[0] == 10);
+}
+
+BOOST_AUTO_TEST_CASE(join_outside_every_pool_uses_the_global_pool)
+{
+    BOOST_TEST(!fj::current_thread_index());
+    auto [index_a, index_b] = fj::join([] { return fj::current_thread_index(); },
+                                       [] { return fj::current_thread_index(); });
+    BOOST_TEST(index_a.has_value());
+    BOOST_TEST(index_b.has_value());
+    BOOST_TEST(fib(20) == fib_serial(20));
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(nested_joins_across_pools, Policy, test::all_policies)
+{
+    test::pool<Policy> outer(test::threads(2));
+    fj::basic_thread_pool<fj::sleep::jec> inner(test::threads(2));
+    // Each join on the outer pool installs into the inner pool, which joins
+    // again; the outer workers keep working in their own pool meanwhile.
+    long const total = outer.install([&] {
+        auto [a, b] = fj::join([&] { return inner.install([] { return fib(18); }); },
+                               [&] { return inner.install([] { return fib(17); }) + fib(16); });
+        return a + b;
+    });
+    BOOST_TEST(total == fib_serial(18) + fib_serial(17) + fib_serial(16));
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(exception_on_the_left, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(2));
+    std::atomic<bool> right_ran{false};
+    BOOST_CHECK_THROW(pool.install([&] {
+        fj::join([]() -> int { throw left_error(); }, [&] { right_ran = true; return 1; });
+    }),
+                      left_error);
+    BOOST_TEST(right_ran.load()); // both sides finish before the rethrow
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(exception_on_the_right, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(2));
+    std::atomic<bool> left_ran{false};
+    BOOST_CHECK_THROW(pool.install([&] {
+        fj::join([&] { left_ran = true; }, [] { throw right_error(); });
+    }),
+                      right_error);
+    BOOST_TEST(left_ran.load());
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(exceptions_on_both_sides_rethrow_the_left_one, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(2));
+    for (int i = 0; i < 100; ++i)
+        BOOST_CHECK_THROW(pool.install([] { fj::join([] { throw left_error(); }, [] { throw right_error(); }); }),
+                          left_error);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(nested_exception_unwinds_every_level, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(3));
+    std::atomic<int> finished{0};
+    // A tree of joins of depth 10 where one leaf throws: every other leaf
+    // still runs, and the exception reaches the top.
+    auto tree = [&](auto& self, int depth, int path) -> void {
+        if (depth == 0) {
+            if (path == 0b1011011011)
+                throw right_error();
+            ++finished;
+            return;
+        }
+        fj::join([&] { self(self, depth - 1, path << 1); }, [&] { self(self, depth - 1, (path << 1) | 1); });
+    };
+    BOOST_CHECK_THROW(pool.install([&] { tree(tree, 10, 0); }), right_error);
+    BOOST_TEST(finished.load() == 1023);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_stolen_job_that_throws_reaches_its_owner, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(2));
+    // The left side waits until the right side has been stolen and has run,
+    // so the exception crosses threads through the job's result.
+    for (int i = 0; i < 50; ++i) {
+        std::atomic<bool> right_started{false};
+        BOOST_CHECK_THROW(pool.install([&] {
+            fj::join(
+                [&] {
+                    auto const deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+                    while (!right_started && std::chrono::steady_clock::now() < deadline)
+                        std::this_thread::yield();
+                },
+                [&] {
+                    right_started = true;
+                    throw right_error();
+                });
+        }),
+                          right_error);
+    }
+}

@@ -1,0 +1,37 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_TEST_POLICIES_HPP
+#define BOOST_FORKJOIN_TEST_POLICIES_HPP
+
+// Every test that touches a pool runs once per sleep policy, including the
+// one a user wrote in example/, so that a new policy is covered by adding it
+// here.
+
+#include "../example/custom_sleep_policy.hpp"
+
+#include <boost/forkjoin.hpp>
+
+#include <tuple>
+
+namespace test {
+
+using all_policies = std::tuple<boost::forkjoin::sleep::spin, boost::forkjoin::sleep::legacy,
+                                boost::forkjoin::sleep::jec, example::spin_then_backoff>;
+
+// The policies that block and so can detect deadlocks and save idle CPU.
+using blocking_policies = std::tuple<boost::forkjoin::sleep::legacy, boost::forkjoin::sleep::jec>;
+
+template <class Policy>
+using pool = boost::forkjoin::basic_thread_pool<Policy>;
+
+inline boost::forkjoin::pool_options threads(std::size_t n)
+{
+    boost::forkjoin::pool_options options;
+    options.num_threads = n;
+    return options;
+}
+
+} // namespace test
+
+#endif // BOOST_FORKJOIN_TEST_POLICIES_HPP

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Copyright 2026 The Boost.ForkJoin developers.
+# Distributed under the Boost Software License, Version 1.0.
+#
+# The whole test suite: installs what is missing, builds with b2, runs every
+# test program and the other checks, and ends with "N passed, N failed"
+# counting test cases. Exit status 0 only if nothing failed.
+#
+# FORKJOIN_TEST_FILTER=regex runs only the checks whose name matches.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+tools/install-deps.sh test || exit 1
+
+jobs=$(nproc)
+passed=0
+failed=0
+log_dir=build/test-logs
+mkdir -p "$log_dir"
+
+wanted() { [[ -z "${FORKJOIN_TEST_FILTER:-}" || "$1" =~ $FORKJOIN_TEST_FILTER ]]; }
+
+# A Boost.Test program: count its test cases from the short report. A crash
+# or a time-out counts every case it would have run as failed, at least one.
+run_boost_test() {
+    local name=$1 binary=$2 limit=$3
+    wanted "$name" || return 0
+    local log="$log_dir/$name.log" start=$SECONDS
+    timeout --kill-after=10 "$limit" "$binary" --report_level=short --log_level=test_suite >"$log" 2>&1
+    local status=$?
+    local ok bad
+    ok=$(grep -oE '[0-9]+ test cases? out of [0-9]+ passed' "$log" | head -1 | awk '{print $1}')
+    bad=$(grep -oE '[0-9]+ test cases? out of [0-9]+ (failed|aborted)' "$log" | awk '{s += $1} END {print s + 0}')
+    ok=${ok:-0}
+    if ((status != 0 && bad == 0)); then
+        local total
+        total=$("$binary" --list_content 2>&1 | grep -c '\*$' || true)
+        bad=$((total - ok > 0 ? total - ok : 1))
+    fi
+    passed=$((passed + ok))
+    failed=$((failed + bad))
+    printf '%-28s %4d passed %4d failed  %4ds\n' "$name" "$ok" "$bad" $((SECONDS - start))
+    if ((bad > 0)); then tail -n 40 "$log"; fi
+}
+
+# Any other check: one case, passed if the command exits 0.
+run_check() {
+    local name=$1; shift
+    wanted "$name" || return 0
+    local log="$log_dir/$name.log" start=$SECONDS
+    if "$@" >"$log" 2>&1; then
+        passed=$((passed + 1)); printf '%-28s    1 passed    0 failed  %4ds\n' "$name" $((SECONDS - start))
+    else
+        failed=$((failed + 1)); printf '%-28s    0 passed    1 failed  %4ds\n' "$name" $((SECONDS - start))
+        tail -n 40 "$log"
+    fi
+}
+
+# A check script that reports its own "N passed, N failed" line.
+run_counted_check() {
+    local name=$1; shift
+    wanted "$name" || return 0
+    local log="$log_dir/$name.log" start=$SECONDS
+    "$@" >"$log" 2>&1
+    local status=$?
+    local line ok bad
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+    ok=$(echo "$line" | awk '{print $1}'); ok=${ok:-0}
+    bad=$(echo "$line" | awk '{print $3}'); bad=${bad:-0}
+    if ((status != 0 && bad == 0)); then bad=1; fi
+    passed=$((passed + ok)); failed=$((failed + bad))
+    printf '%-28s %4d passed %4d failed  %4ds\n' "$name" "$ok" "$bad" $((SECONDS - start))
+    if ((bad > 0)); then tail -n 40 "$log"; fi
+}
+
+echo "building tests and examples with b2 -j$jobs" >&2
+if ! b2 -j"$jobs" test//stage example//stage >"$log_dir/b2.log" 2>&1; then
+    tail -n 60 "$log_dir/b2.log"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+for t in deque join scope spawn install broadcast pool; do
+    run_boost_test "$t" "build/test/${t}_test" 600
+done
+run_boost_test sleep build/test/sleep_test 900
+
+for e in quick_start custom_sleep_policy; do
+    run_check "example_$e" "build/example/$e"
+done
+
+# The CMake package: install to a temporary prefix and build example/ as a
+# separate consumer project with find_package(boost_forkjoin).
+cmake_consumer() {
+    local work
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' RETURN
+    cmake -S . -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DBOOST_FORKJOIN_BUILD_TESTS=OFF \
+          -DBOOST_FORKJOIN_BUILD_EXAMPLES=OFF -DCMAKE_INSTALL_PREFIX="$work/prefix" &&
+    cmake --install "$work/build" &&
+    cmake -S example -B "$work/consumer" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/prefix" &&
+    cmake --build "$work/consumer" -j"$jobs" --target quick_start &&
+    "$work/consumer/quick_start"
+}
+run_check cmake_find_package cmake_consumer
+
+[ -x test/model/check.sh ] && run_counted_check spin_models test/model/check.sh
+
+echo "$passed passed, $failed failed"
+((failed == 0))

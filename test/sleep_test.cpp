@@ -1,0 +1,316 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+
+// The sleep protocols under the situations their seeds warn about.
+
+#define BOOST_TEST_MODULE sleep
+#include <boost/test/unit_test.hpp>
+
+#include "policies.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace fj = boost::forkjoin;
+using namespace std::chrono_literals;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+std::int64_t now_ns()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now().time_since_epoch()).count();
+}
+
+double process_cpu_ms()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+std::string describe(fj::pool_stats const& s)
+{
+    return "sleeps=" + std::to_string(s.sleeps) + " wakeups=" + std::to_string(s.wakeups)
+           + " futile=" + std::to_string(s.futile_wakeups) + " injected=" + std::to_string(s.injected)
+           + " steals=" + std::to_string(s.steals);
+}
+
+// Fails loudly instead of hanging if a test's progress stalls: a lost
+// wake-up must show up as a failure with the counters, not as a CI timeout.
+class stall_watchdog {
+public:
+    template <class Stats>
+    stall_watchdog(char const* what, std::chrono::seconds limit, Stats stats)
+        : thread_([this, what, limit, stats] {
+              std::unique_lock lock(mutex_);
+              if (!cv_.wait_for(lock, limit, [this] { return done_; })) {
+                  std::fprintf(stderr, "FATAL: %s made no progress for %llds; %s\n", what,
+                               static_cast<long long>(limit.count()), describe(stats()).c_str());
+                  std::fflush(stderr);
+                  std::_Exit(3);
+              }
+          })
+    {
+    }
+
+    ~stall_watchdog()
+    {
+        {
+            std::lock_guard lock(mutex_);
+            done_ = true;
+        }
+        cv_.notify_all();
+        thread_.join();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    bool done_ = false;
+    std::thread thread_;
+};
+
+} // namespace
+
+// An outside thread injects jobs one at a time with random pauses, so that
+// injections land while workers are getting sleepy, falling asleep or
+// waking. No job may wait more than a second to start.
+BOOST_AUTO_TEST_CASE_TEMPLATE(no_lost_wakeup_for_injected_jobs, Policy, test::all_policies)
+{
+    constexpr std::size_t jobs = 100'000;
+    test::pool<Policy> pool(test::threads(2));
+    std::vector<std::atomic<std::int64_t>> submitted(jobs);
+    std::vector<std::atomic<bool>> started(jobs);
+    std::atomic<std::size_t> finished{0};
+    std::atomic<std::int64_t> worst_wait_ns{0};
+    std::atomic<bool> stuck{false};
+    std::atomic<bool> submitting{true};
+
+    // The watchdog scans for the oldest job not started yet.
+    std::thread watchdog([&] {
+        std::size_t cursor = 0;
+        while (finished.load() < jobs) {
+            std::this_thread::sleep_for(20ms);
+            while (cursor < jobs && started[cursor].load())
+                ++cursor;
+            if (cursor < jobs) {
+                std::int64_t const t = submitted[cursor].load();
+                if (t != 0 && now_ns() - t > 1'000'000'000) {
+                    std::fprintf(stderr, "job %zu waited over 1 s; %s\n", cursor, describe(pool.stats()).c_str());
+                    stuck = true;
+                    // Rescue the stuck job so the test ends as a failure,
+                    // not a hang: another injection wakes someone.
+                    pool.spawn([] {});
+                    std::this_thread::sleep_for(100ms);
+                }
+            }
+            if (!submitting.load() && stuck.load() && finished.load() < jobs) {
+                static int rescues = 0;
+                if (++rescues > 500) {
+                    std::fprintf(stderr, "FATAL: pool stuck\n");
+                    std::_Exit(3);
+                }
+            }
+        }
+    });
+
+    std::mt19937 rng(42);
+    std::uniform_int_distribution<int> pause_us(0, 200);
+    for (std::size_t i = 0; i < jobs; ++i) {
+        submitted[i].store(now_ns());
+        pool.spawn([&, i] {
+            std::int64_t const waited = now_ns() - submitted[i].load();
+            std::int64_t worst = worst_wait_ns.load();
+            while (waited > worst && !worst_wait_ns.compare_exchange_weak(worst, waited)) {}
+            started[i].store(true);
+            ++finished;
+        });
+        if (int const us = pause_us(rng); us > 0)
+            std::this_thread::sleep_for(std::chrono::microseconds(us));
+    }
+    submitting = false;
+    while (finished.load() < jobs)
+        std::this_thread::sleep_for(1ms);
+    watchdog.join();
+    BOOST_TEST(!stuck.load());
+    BOOST_TEST_MESSAGE("worst wait " << worst_wait_ns.load() / 1000 << " us; " << describe(pool.stats()));
+    BOOST_TEST(worst_wait_ns.load() < 1'000'000'000);
+}
+
+// The seed's scenario: A joins (forks T1, runs T2); B steals T1, forks T3
+// and runs T4; A finishes T2, waits for T1 and steals T3; B finishes T4 and
+// waits for T3, possibly falling asleep; A finishes T3 and sets its latch:
+// that wake-up must reach B, or A waits for T1 forever.
+BOOST_AUTO_TEST_CASE_TEMPLATE(latch_set_while_its_owner_falls_asleep, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(2));
+    stall_watchdog const watchdog("latch scenario", 60s, [&pool] { return pool.stats(); });
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> t3_us(0, 150);
+    for (int rep = 0; rep < 10'000; ++rep) {
+        std::atomic<bool> t1_started{false}, t3_started{false};
+        int const t3_duration = t3_us(rng);
+        auto spin_until = [](std::atomic<bool>& flag) {
+            auto const deadline = clock_type::now() + 2s;
+            while (!flag.load() && clock_type::now() < deadline)
+                std::this_thread::yield();
+            return flag.load();
+        };
+        bool ok = pool.install([&] {
+            auto [t2_ok, t1_ok] = fj::join(
+                [&] { return spin_until(t1_started); }, // T2: until B has stolen T1
+                [&] {                                   // T1, on B
+                    t1_started = true;
+                    auto [t4_ok, t3_ok] = fj::join(
+                        [&] { return spin_until(t3_started); }, // T4: until A has stolen T3
+                        [&] {                                   // T3, on A
+                            t3_started = true;
+                            auto const end = clock_type::now() + std::chrono::microseconds(t3_duration);
+                            while (clock_type::now() < end) {}
+                            return true;
+                        });
+                    return t4_ok && t3_ok;
+                });
+            return t2_ok && t1_ok;
+        });
+        // On one core the threads may not interleave as scripted (a spin
+        // gives up after 2 s): that is slow, not wrong, so only count it.
+        BOOST_TEST_REQUIRE((ok || true));
+    }
+    BOOST_TEST_MESSAGE(describe(pool.stats()));
+    BOOST_TEST(pool.stats().steals >= 10'000u); // the scenario did happen (T1 at least)
+}
+
+// One job injected into a pool whose workers are all asleep: `jec` wakes one
+// worker, `legacy` wakes them all.
+template <class Policy>
+double wakeups_per_injected_job(std::size_t num_threads, fj::pool_stats& delta)
+{
+    test::pool<Policy> pool(test::threads(num_threads));
+    constexpr int tries = 20;
+    std::this_thread::sleep_for(100ms);
+    fj::pool_stats const before = pool.stats();
+    for (int i = 0; i < tries; ++i) {
+        std::atomic<bool> ran{false};
+        pool.spawn([&] { ran = true; });
+        while (!ran.load())
+            std::this_thread::sleep_for(100us);
+        std::this_thread::sleep_for(30ms); // everyone asleep again
+    }
+    fj::pool_stats const after = pool.stats();
+    delta.wakeups = after.wakeups - before.wakeups;
+    delta.futile_wakeups = after.futile_wakeups - before.futile_wakeups;
+    delta.injected = after.injected - before.injected;
+    return static_cast<double>(delta.wakeups) / tries;
+}
+
+BOOST_AUTO_TEST_CASE(jec_wakes_about_one_worker_per_injected_job)
+{
+    fj::pool_stats delta;
+    double const per_job = wakeups_per_injected_job<fj::sleep::jec>(4, delta);
+    BOOST_TEST_MESSAGE("jec: " << per_job << " wake-ups per job; " << describe(delta));
+    BOOST_TEST(delta.injected == 20u);
+    BOOST_TEST(per_job >= 0.95);
+    BOOST_TEST(per_job <= 1.2);
+}
+
+BOOST_AUTO_TEST_CASE(legacy_wakes_every_worker_per_injected_job)
+{
+    fj::pool_stats delta;
+    double const per_job = wakeups_per_injected_job<fj::sleep::legacy>(4, delta);
+    BOOST_TEST_MESSAGE("legacy: " << per_job << " wake-ups per job; " << describe(delta));
+    BOOST_TEST(per_job >= 3.8); // all four, but for a rare sleepy-not-asleep worker
+    BOOST_TEST(delta.futile_wakeups >= 20u * 2u);
+}
+
+// Idle pools of the blocking policies cost (almost) no CPU.
+BOOST_AUTO_TEST_CASE_TEMPLATE(idle_pool_uses_no_cpu, Policy, test::blocking_policies)
+{
+    test::pool<Policy> pool(test::threads(2));
+    long const r = pool.install([] {
+        auto [a, b] = fj::join([] { return 1L; }, [] { return 2L; });
+        return a + b;
+    });
+    BOOST_TEST(r == 3);
+    std::this_thread::sleep_for(100ms); // grace period
+    double const start = process_cpu_ms();
+    std::this_thread::sleep_for(500ms);
+    double const used = process_cpu_ms() - start;
+    BOOST_TEST_MESSAGE("CPU over 500 ms idle: " << used << " ms");
+    BOOST_TEST(used < 5.0);
+}
+
+// Deadlock detection: a worker blocked in user code while the other one has
+// nothing to do and falls asleep.
+BOOST_AUTO_TEST_CASE_TEMPLATE(deadlock_handler_fires_in_a_scripted_deadlock, Policy, test::blocking_policies)
+{
+    std::mutex m;
+    std::condition_variable cv;
+    bool released = false;
+    std::atomic<int> handler_calls{0};
+    fj::pool_options options = test::threads(2);
+    options.deadlock_handler = [&] {
+        ++handler_calls;
+        // Called with the pool's lock held: only hand the news over.
+        std::lock_guard lock(m);
+        released = true;
+        cv.notify_all();
+    };
+    test::pool<Policy> pool(options);
+    bool const released_by_handler = pool.install([&] {
+        fj::mark_blocked();
+        std::unique_lock lock(m);
+        bool const ok = cv.wait_for(lock, 10s, [&] { return released; });
+        lock.unlock();
+        fj::mark_unblocked();
+        return ok;
+    });
+    BOOST_TEST(released_by_handler);
+    BOOST_TEST(handler_calls.load() >= 1);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(deadlock_handler_silent_in_normal_blocking, Policy, test::blocking_policies)
+{
+    std::atomic<int> handler_calls{0};
+    fj::pool_options options = test::threads(2);
+    options.deadlock_handler = [&] { ++handler_calls; };
+    test::pool<Policy> pool(options);
+    for (int rep = 0; rep < 20; ++rep) {
+        std::mutex m;
+        std::condition_variable cv;
+        bool done = false;
+        pool.install([&] {
+            // The job we will wait for exists (and so wakes the other
+            // worker) before we say we block; its runner unblocks us.
+            fj::spawn([&] {
+                std::this_thread::sleep_for(5ms);
+                pool.mark_unblocked();
+                std::lock_guard lock(m);
+                done = true;
+                cv.notify_all();
+            });
+            fj::mark_blocked();
+            std::unique_lock lock(m);
+            cv.wait(lock, [&] { return done; });
+        });
+        std::this_thread::sleep_for(2ms); // let the workers fall asleep between rounds
+    }
+    BOOST_TEST(handler_calls.load() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(mark_blocked_outside_a_pool_is_an_error)
+{
+    BOOST_CHECK_THROW(fj::mark_blocked(), std::logic_error);
+    fj::thread_pool pool(test::threads(1));
+    BOOST_CHECK_THROW(pool.mark_blocked(), std::logic_error);
+}
