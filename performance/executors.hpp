@@ -1,0 +1,275 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_PERFORMANCE_EXECUTORS_HPP
+#define BOOST_FORKJOIN_PERFORMANCE_EXECUTORS_HPP
+
+// The executors every workload of workloads.hpp is written against.
+//
+// A workload is written once, as a template over an executor `Ex`, and uses
+// only these members:
+//
+//   Ex(std::size_t threads)   a pool of `threads` worker threads
+//   ex.install(f)             called from the main thread: run f() inside the
+//                             pool, wait for it, return its result
+//   ex.join(a, b)             called inside install(): run a() and b(),
+//                             possibly in parallel, return when both are done
+//   ex.spawn(f)               called from the main thread: submit f() and
+//                             return; see `spawn_kind` for what each does
+//   ex.stats()                sleep/wake-up counters (when has_stats)
+//
+// So the algorithm, its sizes and its cut-offs are the same for every
+// implementation and only the scheduler differs. The Rust peer
+// (rayon/src/main.rs) is the one exception: it is a port, line for line.
+//
+// The forkjoin and OpenMP adaptors mirror rayon::join: b() is offered to
+// thieves and a() runs at once on the calling thread. oneTBB's
+// parallel_invoke makes that choice itself.
+
+#include <boost/forkjoin.hpp>
+
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/parallel_invoke.h>
+#include <oneapi/tbb/task_arena.h>
+#include <oneapi/tbb/version.h>
+
+#include <omp.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace forkjoin_bench {
+
+// What ex.spawn(f) means for an implementation. The idle-pool workloads
+// (noop-spawn, wake-latency, wakeups) need a detached submission from a
+// thread outside the pool; not every implementation has one.
+enum class spawn_kind {
+    detached,    // queued into the pool, the caller returns at once
+    inline_call, // serial: f() runs on the caller; the floor of the measure
+    region,      // OpenMP: a tiny parallel region per job, the caller waits
+};
+
+// Sleep/wake-up counters, as far as an implementation exposes them.
+struct wake_stats {
+    std::uint64_t sleeps = 0;
+    std::uint64_t wakeups = 0;
+    std::uint64_t futile_wakeups = 0;
+    std::uint64_t injected = 0;
+    std::uint64_t steals = 0;
+};
+
+// ---------------------------------------------------------------------------
+// serial: join is a then b. The reference every ratio "vs serial" uses.
+// ---------------------------------------------------------------------------
+class serial_executor {
+public:
+    static constexpr std::string_view name = "serial";
+    static constexpr spawn_kind spawn_mode = spawn_kind::inline_call;
+    static constexpr bool has_stats = false;
+
+    explicit serial_executor(std::size_t /*threads*/) noexcept {}
+
+    template <class F>
+    decltype(auto) install(F&& f)
+    {
+        return std::forward<F>(f)();
+    }
+
+    template <class A, class B>
+    void join(A&& a, B&& b)
+    {
+        std::forward<A>(a)();
+        std::forward<B>(b)();
+    }
+
+    template <class F>
+    void spawn(F&& f)
+    {
+        std::forward<F>(f)();
+    }
+};
+
+// ---------------------------------------------------------------------------
+// Boost.ForkJoin, one adaptor per sleep policy.
+// ---------------------------------------------------------------------------
+template <class Policy>
+struct policy_name;
+template <>
+struct policy_name<boost::forkjoin::sleep::jec> {
+    static constexpr std::string_view value = "forkjoin-jec";
+};
+template <>
+struct policy_name<boost::forkjoin::sleep::legacy> {
+    static constexpr std::string_view value = "forkjoin-legacy";
+};
+template <>
+struct policy_name<boost::forkjoin::sleep::spin> {
+    static constexpr std::string_view value = "forkjoin-spin";
+};
+
+template <class Policy>
+class forkjoin_executor {
+public:
+    static constexpr std::string_view name = policy_name<Policy>::value;
+    static constexpr spawn_kind spawn_mode = spawn_kind::detached;
+    static constexpr bool has_stats = true;
+
+    explicit forkjoin_executor(std::size_t threads) : pool_(options(threads)) {}
+
+    template <class F>
+    decltype(auto) install(F&& f)
+    {
+        return pool_.install(std::forward<F>(f));
+    }
+
+    // The free function, not a member: inside install() it finds the current
+    // worker's pool, which is how user code calls it.
+    template <class A, class B>
+    void join(A&& a, B&& b)
+    {
+        boost::forkjoin::join(std::forward<A>(a), std::forward<B>(b));
+    }
+
+    template <class F>
+    void spawn(F&& f)
+    {
+        pool_.spawn(std::forward<F>(f));
+    }
+
+    wake_stats stats() const
+    {
+        auto s = pool_.stats();
+        return {s.sleeps, s.wakeups, s.futile_wakeups, s.injected, s.steals};
+    }
+
+private:
+    static boost::forkjoin::pool_options options(std::size_t threads)
+    {
+        boost::forkjoin::pool_options o;
+        o.num_threads = threads;
+        return o;
+    }
+
+    boost::forkjoin::basic_thread_pool<Policy> pool_;
+};
+
+// ---------------------------------------------------------------------------
+// oneTBB: a task_arena of `threads` slots; join is parallel_invoke.
+// ---------------------------------------------------------------------------
+class tbb_executor {
+public:
+    static constexpr std::string_view name = "tbb";
+    static constexpr spawn_kind spawn_mode = spawn_kind::detached;
+    static constexpr bool has_stats = false;
+
+    // No slot is reserved for the main thread (the 0 below) so that jobs
+    // enqueued from outside are served by `threads` workers, like the other
+    // pools' spawn. install() still lets the main thread take a free slot.
+    // TBB's default cap is hardware_concurrency - 1 workers, which would
+    // starve an arena of `threads` worker slots, hence the global_control.
+    explicit tbb_executor(std::size_t threads)
+        : limit_(oneapi::tbb::global_control::max_allowed_parallelism, threads + 1),
+          arena_(static_cast<int>(threads), 0)
+    {
+        arena_.initialize();
+    }
+
+    template <class F>
+    decltype(auto) install(F&& f)
+    {
+        return arena_.execute(std::forward<F>(f));
+    }
+
+    template <class A, class B>
+    void join(A&& a, B&& b)
+    {
+        oneapi::tbb::parallel_invoke(std::forward<A>(a), std::forward<B>(b));
+    }
+
+    template <class F>
+    void spawn(F&& f)
+    {
+        arena_.enqueue(std::forward<F>(f));
+    }
+
+private:
+    oneapi::tbb::global_control limit_;
+    oneapi::tbb::task_arena arena_;
+};
+
+// ---------------------------------------------------------------------------
+// OpenMP tasks: a parallel region of `threads` threads, one `single` thread
+// starts the work, join is task + taskwait.
+// ---------------------------------------------------------------------------
+class omp_executor {
+public:
+    static constexpr std::string_view name = "omp";
+    // OpenMP cannot queue work from outside a parallel region, so a "spawn"
+    // opens a tiny region for the job, which is what an OpenMP program
+    // would do; the caller waits for it.
+    static constexpr spawn_kind spawn_mode = spawn_kind::region;
+    static constexpr bool has_stats = false;
+
+    explicit omp_executor(std::size_t threads) : threads_(static_cast<int>(threads))
+    {
+        omp_set_dynamic(0); // exactly `threads` threads per region
+    }
+
+    template <class F>
+    decltype(auto) install(F&& f)
+    {
+        using result = std::invoke_result_t<F&>;
+        if constexpr (std::is_void_v<result>) {
+            region(f);
+        } else {
+            // The workloads only return scalars, so a default-constructed
+            // slot is fine (and, unlike std::optional, GCC's flow analysis
+            // can follow it through OpenMP's outlined region).
+            result r{};
+            auto store = [&] { r = f(); };
+            region(store);
+            return r;
+        }
+    }
+
+    template <class A, class B>
+    void join(A&& a, B&& b)
+    {
+        // `b` lives on this frame until the taskwait; pass its address so the
+        // task neither copies the callable nor depends on OpenMP's rules for
+        // references in data-sharing clauses.
+        auto* pb = &b;
+#pragma omp task firstprivate(pb)
+        (*pb)();
+        a();
+#pragma omp taskwait
+    }
+
+    template <class F>
+    void spawn(F&& f)
+    {
+        install(std::forward<F>(f));
+    }
+
+private:
+    // One parallel region whose `single` thread runs g(); the others join in
+    // through the tasks g() creates. Kept apart from install() so that the
+    // result never crosses OpenMP's outlined function (GCC's dangling-pointer
+    // analysis misreads that).
+    template <class G>
+    [[gnu::noinline]] void region(G& g)
+    {
+#pragma omp parallel num_threads(threads_)
+#pragma omp single
+        g();
+    }
+
+    int threads_;
+};
+
+} // namespace forkjoin_bench
+
+#endif // BOOST_FORKJOIN_PERFORMANCE_EXECUTORS_HPP

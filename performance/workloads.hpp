@@ -1,0 +1,730 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_PERFORMANCE_WORKLOADS_HPP
+#define BOOST_FORKJOIN_PERFORMANCE_WORKLOADS_HPP
+
+// The workloads of forkjoin_bench, each written once as a template over an
+// executor (executors.hpp), and the registry that describes how to run and
+// report them.
+//
+// Two layers:
+//
+//  * a *kernel* is code: a struct with a `name` and a `run(ex, ctx)`
+//    template that prints one `rep key=value ...` line per repetition
+//    (measure.hpp). Its Rust twin lives in rayon/src/main.rs under the same
+//    name.
+//  * a *workload* is a row of the report: a kernel plus the parameters it
+//    runs with (full and --quick), the metric the table ranks by and the
+//    extra columns. Two workloads may share a kernel (noop-spawn-1ms and
+//    noop-spawn-10ms differ only in their period).
+//
+// Adding a workload: write the kernel here and in rayon/src/main.rs, append
+// the kernel to `kernels`, append a row to `registry()`, and document why it
+// exists in README.md. Rows with an empty kernel are reserved: they show in
+// --list and in the report, and are never run.
+
+#include "executors.hpp"
+#include "measure.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <numbers>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace forkjoin_bench {
+
+namespace detail {
+
+// Keeps a computed value alive without letting the optimizer drop the
+// computation that produced it.
+template <class T>
+inline void keep(T const& value)
+{
+    asm volatile("" : : "g"(&value) : "memory");
+}
+
+inline void sleep_until_ns(std::uint64_t t)
+{
+    std::this_thread::sleep_until(std::chrono::steady_clock::time_point(std::chrono::nanoseconds(t)));
+}
+
+inline void sleep_ms(std::uint64_t ms)
+{
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
+
+// State shared between the main thread and a detached job. Owned through a
+// shared_ptr held by both, because the job still touches it (notify) after
+// the main thread has seen its result and may have moved on.
+struct handoff {
+    std::atomic<std::uint64_t> started_at{0};
+
+    void signal() noexcept
+    {
+        started_at.store(wall_ns(), std::memory_order_release);
+        started_at.notify_one();
+    }
+
+    std::uint64_t wait() noexcept
+    {
+        std::uint64_t t;
+        while ((t = started_at.load(std::memory_order_acquire)) == 0)
+            started_at.wait(0, std::memory_order_acquire); // futex, not a spin
+        return t;
+    }
+};
+
+} // namespace detail
+
+// ---------------------------------------------------------------------------
+// fib: a join at every level, no cut-off. Pure join overhead.
+// ---------------------------------------------------------------------------
+
+template <class Ex>
+std::uint64_t fib(Ex& ex, unsigned n)
+{
+    if (n < 2)
+        return n;
+    std::uint64_t a = 0, b = 0;
+    ex.join([&] { a = fib(ex, n - 1); }, [&] { b = fib(ex, n - 2); });
+    return a + b;
+}
+
+// Number of join calls fib(n) makes: one per inner node, fib(n + 1) - 1.
+inline std::uint64_t fib_joins(unsigned n)
+{
+    std::uint64_t a = 0, b = 1; // fib(0), fib(1)
+    for (unsigned i = 0; i <= n; ++i)
+        a = std::exchange(b, a + b);
+    return a - 1;
+}
+
+struct fib_kernel {
+    static constexpr std::string_view name = "fib";
+
+    template <class Ex>
+    static void run(Ex& ex, run_context const& ctx)
+    {
+        auto n = static_cast<unsigned>(ctx.args.get("n"));
+        repeat(ctx, [&] {
+            stopwatch sw;
+            auto result = ex.install([&] { return fib(ex, n); });
+            auto e = sw.stop();
+            return fmt::format("wall_ns={} cpu_ns={} joins={} check={}", e.wall_ns, e.cpu_ns, fib_joins(n), result);
+        });
+    }
+};
+
+// ---------------------------------------------------------------------------
+// increment-all: rayon-demo's join micro-benchmark, with a fixed leaf size.
+// ---------------------------------------------------------------------------
+
+template <class Ex>
+void increment_all(Ex& ex, std::span<std::uint64_t> v, std::size_t grain)
+{
+    if (v.size() <= grain) {
+        for (auto& x : v)
+            ++x;
+        return;
+    }
+    auto mid = v.size() / 2;
+    ex.join([&] { increment_all(ex, v.first(mid), grain); }, [&] { increment_all(ex, v.subspan(mid), grain); });
+}
+
+inline std::uint64_t increment_joins(std::size_t len, std::size_t grain)
+{
+    return len <= grain ? 0 : 1 + increment_joins(len / 2, grain) + increment_joins(len - len / 2, grain);
+}
+
+struct increment_all_kernel {
+    static constexpr std::string_view name = "increment-all";
+
+    template <class Ex>
+    static void run(Ex& ex, run_context const& ctx)
+    {
+        auto len = ctx.args.get("len");
+        auto grain = ctx.args.get("grain");
+        auto passes = ctx.args.get("passes");
+        std::vector<std::uint64_t> v(len, 0);
+        std::uint64_t expected = 0;
+        repeat(ctx, [&] {
+            stopwatch sw;
+            // One install per pass: like rayon-demo's b.iter, every pass is a
+            // fresh submission from the main thread, so the cost of getting
+            // the workers going again is part of the measure.
+            for (std::uint64_t p = 0; p < passes; ++p)
+                ex.install([&] { increment_all(ex, std::span(v), grain); });
+            auto e = sw.stop();
+            expected += passes;
+            for (auto x : v)
+                if (x != expected)
+                    throw std::logic_error("increment-all: wrong result");
+            return fmt::format("wall_ns={} cpu_ns={} passes={} joins_per_pass={}", e.wall_ns, e.cpu_ns, passes,
+                               increment_joins(len, grain));
+        });
+    }
+};
+
+// ---------------------------------------------------------------------------
+// nbody: rayon-demo's tick_par_reduce. A parallel loop over the bodies, and
+// inside it a parallel reduction over all bodies; both are recursive joins
+// over index ranges. Compiled with -ffp-contract=off so that every
+// implementation, the Rust one included, computes the same bits (the `check`
+// column proves it).
+// ---------------------------------------------------------------------------
+
+namespace nbody {
+
+struct vec3 {
+    double x, y, z;
+
+    friend vec3 operator+(vec3 a, vec3 b) noexcept { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+    friend vec3 operator-(vec3 a, vec3 b) noexcept { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+    friend vec3 operator*(vec3 a, double s) noexcept { return {a.x * s, a.y * s, a.z * s}; }
+    friend vec3 operator/(vec3 a, double s) noexcept { return {a.x / s, a.y / s, a.z / s}; }
+    friend bool operator==(vec3, vec3) = default;
+
+    double magnitude2() const noexcept { return x * x + y * y + z * z; }
+    double magnitude() const noexcept { return std::sqrt(magnitude2()); }
+};
+
+inline constexpr vec3 zero{0.0, 0.0, 0.0};
+
+struct body {
+    vec3 position, velocity, velocity2;
+};
+
+inline constexpr double initial_velocity = 8.0;
+
+// rayon-demo's initial state, including its floor(): every body starts at the
+// same point, so after the first tick they form one dense cluster and most
+// pairs take the expensive interaction path.
+inline std::vector<body> make_bodies(std::size_t n)
+{
+    splitmix64 rng(42);
+    std::vector<body> bodies(n);
+    for (auto& b : bodies) {
+        b.position.x = std::floor(rng.next_f64()) * 40'000.0;
+        b.position.y = std::floor(rng.next_f64()) * 20'000.0;
+        b.position.z = (std::floor(rng.next_f64()) - 0.25) * 50'000.0;
+        b.velocity.x = (rng.next_f64() - 0.5) * initial_velocity;
+        b.velocity.y = (rng.next_f64() - 0.5) * initial_velocity;
+        b.velocity.z = rng.next_f64() * initial_velocity + 10.0;
+        b.velocity2.x = (rng.next_f64() - 0.5) * initial_velocity;
+        b.velocity2.y = (rng.next_f64() - 0.5) * initial_velocity;
+        b.velocity2.z = rng.next_f64() * initial_velocity;
+    }
+    return bodies;
+}
+
+struct zones {
+    double zone_sqrd, repel, align, attract, attract_power;
+};
+
+struct pair_sum {
+    vec3 diff, diff2;
+};
+
+// The fold body of rayon-demo's next_velocity_par.
+inline pair_sum interact_serial(body const& prev, std::span<body const> bodies, zones const& z)
+{
+    constexpr double pi = std::numbers::pi;
+    pair_sum s{zero, zero};
+    for (auto const& b : bodies) {
+        vec3 r = b.position - prev.position;
+        bool are_same = r == zero;
+        double dist_sqrd = r.magnitude2();
+        if (dist_sqrd < z.zone_sqrd && !are_same) {
+            double length = std::sqrt(dist_sqrd);
+            double percent = dist_sqrd / z.zone_sqrd;
+            if (dist_sqrd < z.repel) {
+                double f = (z.repel / percent - 1.0) * 0.025;
+                vec3 normal = r / length * f;
+                s.diff = s.diff + normal;
+                s.diff2 = s.diff2 + normal;
+            } else if (dist_sqrd < z.align) {
+                double thresh_delta = z.align - z.repel;
+                double adjusted_percent = (percent - z.repel) / thresh_delta;
+                double q = (0.5 - std::cos(adjusted_percent * pi * 2.0) * 0.5 + 0.5) * 100.9;
+                vec3 vel2 = b.velocity2 / b.velocity2.magnitude() * q;
+                vec3 vel = prev.velocity / prev.velocity.magnitude() * q;
+                s.diff = s.diff + vel2;
+                s.diff2 = s.diff2 + vel;
+            }
+            if (dist_sqrd > z.attract) {
+                double thresh_delta2 = 1.0 - z.attract;
+                double adjusted_percent2 = (percent - z.attract) / thresh_delta2;
+                double c = (1.0 - (std::cos(adjusted_percent2 * pi * 2.0) * 0.5 + 0.5)) * z.attract_power;
+                vec3 d = r / length * c;
+                s.diff = s.diff + d;
+                s.diff2 = s.diff2 - d;
+            }
+        }
+    }
+    return s;
+}
+
+// The parallel reduction: recursive halving down to `grain` bodies. The tree
+// shape depends only on the sizes, so the sum is the same on every run.
+template <class Ex>
+pair_sum interact(Ex& ex, body const& prev, std::span<body const> bodies, zones const& z, std::size_t grain)
+{
+    if (bodies.size() <= grain)
+        return interact_serial(prev, bodies, z);
+    auto mid = bodies.size() / 2;
+    pair_sum a, b;
+    ex.join([&] { a = interact(ex, prev, bodies.first(mid), z, grain); },
+            [&] { b = interact(ex, prev, bodies.subspan(mid), z, grain); });
+    return {a.diff + b.diff, a.diff2 + b.diff2};
+}
+
+// rayon-demo's next_velocity_par: returns (velocity, velocity2).
+template <class Ex>
+std::pair<vec3, vec3> next_velocity(Ex& ex, std::size_t tick, body const& prev, std::span<body const> bodies,
+                                    std::size_t grain)
+{
+    double time = double(tick);
+    vec3 center{std::cos(time / 22.0) * -4200.0, std::sin(time / 14.0) * 9200.0, std::sin(time / 27.0) * 6000.0};
+    double max_distance = 3400.0;
+    double pull_strength = 0.042;
+    double zone = 400.0;
+    double speed_limit = time < 500.0 ? 2000.0 : 0.2;
+    double attract_power = time < 500.0 ? 100.9 : 20.9;
+    zones z{3.0 * (zone * zone), 100.0, 300.0, 100.0, attract_power};
+
+    vec3 acc = zero;
+    vec3 acc2 = zero;
+    vec3 dir_to_center = center - prev.position;
+    double dist_to_center = dir_to_center.magnitude();
+    if (dist_to_center > max_distance) {
+        double velc = time < 200.0 ? 0.2 : (dist_to_center - max_distance) * pull_strength;
+        acc = acc + dir_to_center / dist_to_center * velc;
+    }
+
+    auto [diff, diff2] = interact(ex, prev, bodies, z, grain);
+    acc = acc + diff;
+    acc2 = acc2 + diff2;
+
+    if (time > 500.0) {
+        if (acc.magnitude2() > speed_limit)
+            acc = acc * 0.015;
+        if (acc2.magnitude2() > speed_limit)
+            acc2 = acc2 * 0.015;
+    }
+    vec3 next = prev.velocity + acc;
+    vec3 next2 = prev.velocity2 + acc2;
+    if (time < 500.0) {
+        if (next2.magnitude2() > speed_limit)
+            next2 = next2 * 0.15;
+        if (next.magnitude2() > speed_limit)
+            next = next * 0.15;
+    }
+    return {next, next2};
+}
+
+// The parallel loop over the output bodies, recursive halving down to
+// `outer` bodies; out[0] is body number `first`.
+template <class Ex>
+void tick_range(Ex& ex, std::span<body> out, std::size_t first, std::span<body const> input, std::size_t tick,
+                std::size_t outer, std::size_t inner)
+{
+    if (out.size() <= outer) {
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            body const& prev = input[first + i];
+            auto [vel, vel2] = next_velocity(ex, tick, prev, input, inner);
+            out[i].velocity = vel;
+            out[i].velocity2 = vel2;
+            out[i].position = prev.position + (vel - vel2);
+        }
+        return;
+    }
+    auto mid = out.size() / 2;
+    ex.join([&] { tick_range(ex, out.first(mid), first, input, tick, outer, inner); },
+            [&] { tick_range(ex, out.subspan(mid), first + mid, input, tick, outer, inner); });
+}
+
+} // namespace nbody
+
+struct nbody_kernel {
+    static constexpr std::string_view name = "nbody";
+
+    template <class Ex>
+    static void run(Ex& ex, run_context const& ctx)
+    {
+        auto n = ctx.args.get("bodies");
+        auto ticks = ctx.args.get("ticks");
+        auto outer = ctx.args.get("outer_grain");
+        auto inner = ctx.args.get("inner_grain");
+        repeat(ctx, [&] {
+            auto a = nbody::make_bodies(n);
+            auto b = a;
+            stopwatch sw;
+            for (std::size_t t = 0; t < ticks; ++t) {
+                auto& input = t % 2 == 0 ? a : b;
+                auto& out = t % 2 == 0 ? b : a;
+                // One submission per tick, as rayon-demo calls tick_par_reduce
+                // from the main thread.
+                ex.install([&] { nbody::tick_range(ex, std::span(out), 0, std::span<nbody::body const>(input), t, outer, inner); });
+            }
+            auto e = sw.stop();
+            auto const& last = ticks % 2 == 1 ? b : a;
+            double check = 0.0;
+            for (auto const& body : last)
+                check += body.position.x + body.position.y + body.position.z;
+            return fmt::format("wall_ns={} cpu_ns={} ticks={} check={}", e.wall_ns, e.cpu_ns, ticks, check);
+        });
+    }
+};
+
+// ---------------------------------------------------------------------------
+// quicksort: rayon-demo's quick_sort. Lomuto partition around the last
+// element, join on the two sides, serial recursion below the cut-off.
+// ---------------------------------------------------------------------------
+
+inline std::size_t partition(std::span<std::uint32_t> v)
+{
+    std::size_t pivot = v.size() - 1;
+    std::size_t i = 0;
+    for (std::size_t j = 0; j < pivot; ++j) {
+        if (v[j] <= v[pivot]) {
+            std::swap(v[i], v[j]);
+            ++i;
+        }
+    }
+    std::swap(v[i], v[pivot]);
+    return i;
+}
+
+inline void quick_sort_serial(std::span<std::uint32_t> v)
+{
+    if (v.size() <= 1)
+        return;
+    auto mid = partition(v);
+    quick_sort_serial(v.first(mid));
+    quick_sort_serial(v.subspan(mid));
+}
+
+template <class Ex>
+void quick_sort(Ex& ex, std::span<std::uint32_t> v, std::size_t cutoff)
+{
+    if (v.size() <= cutoff)
+        return quick_sort_serial(v);
+    auto mid = partition(v);
+    ex.join([&] { quick_sort(ex, v.first(mid), cutoff); }, [&] { quick_sort(ex, v.subspan(mid), cutoff); });
+}
+
+struct quicksort_kernel {
+    static constexpr std::string_view name = "quicksort";
+
+    template <class Ex>
+    static void run(Ex& ex, run_context const& ctx)
+    {
+        auto len = ctx.args.get("len");
+        auto cutoff = ctx.args.get("cutoff");
+        splitmix64 rng(7);
+        std::vector<std::uint32_t> input(len);
+        for (auto& x : input)
+            x = rng.next_u32();
+        std::vector<std::uint32_t> v(len);
+        repeat(ctx, [&] {
+            v = input;
+            stopwatch sw;
+            ex.install([&] { quick_sort(ex, std::span(v), cutoff); });
+            auto e = sw.stop();
+            if (!std::is_sorted(v.begin(), v.end()))
+                throw std::logic_error("quicksort: not sorted");
+            return fmt::format("wall_ns={} cpu_ns={}", e.wall_ns, e.cpu_ns);
+        });
+    }
+};
+
+// ---------------------------------------------------------------------------
+// noop-spawn: one tiny job every period_us for window_ms (rayon issue #642).
+// ---------------------------------------------------------------------------
+
+struct noop_spawn_kernel {
+    static constexpr std::string_view name = "noop-spawn";
+
+    template <class Ex>
+    static void run(Ex& ex, run_context const& ctx)
+    {
+        std::uint64_t period = ctx.args.get("period_us") * 1000;
+        std::uint64_t window = ctx.args.get("window_ms") * 1'000'000;
+        ex.install([] {}); // every worker has started before the window opens
+        repeat(ctx, [&] {
+            auto done = std::make_shared<std::atomic<std::uint64_t>>(0);
+            stopwatch sw;
+            std::uint64_t t0 = sw.started_at();
+            std::uint64_t jobs = 0;
+            for (;;) {
+                std::uint64_t next = t0 + jobs * period;
+                if (next >= t0 + window)
+                    break;
+                detail::sleep_until_ns(next);
+                ex.spawn([done] { done->fetch_add(1, std::memory_order_release); });
+                ++jobs;
+            }
+            detail::sleep_until_ns(t0 + window);
+            auto e = sw.stop();
+            while (done->load(std::memory_order_acquire) != jobs)
+                std::this_thread::yield(); // a straggler; outside the window
+            double pct = 100.0 * double(e.cpu_ns) / double(e.wall_ns);
+            return fmt::format("wall_ns={} cpu_ns={} cpu_pct={:.3f} jobs={}", e.wall_ns, e.cpu_ns, pct, jobs);
+        });
+    }
+};
+
+// ---------------------------------------------------------------------------
+// idle: process CPU during window_ms of idleness right after a burst of work.
+// ---------------------------------------------------------------------------
+
+struct idle_kernel {
+    static constexpr std::string_view name = "idle";
+
+    template <class Ex>
+    static void run(Ex& ex, run_context const& ctx)
+    {
+        auto window = ctx.args.get("window_ms");
+        auto burst_n = static_cast<unsigned>(ctx.args.get("burst_n"));
+        repeat(ctx, [&] {
+            auto r = ex.install([&] { return fib(ex, burst_n); });
+            detail::keep(r);
+            stopwatch sw;
+            detail::sleep_ms(window);
+            auto e = sw.stop();
+            double pct = 100.0 * double(e.cpu_ns) / double(e.wall_ns);
+            return fmt::format("wall_ns={} cpu_ns={} cpu_pct={:.3f}", e.wall_ns, e.cpu_ns, pct);
+        });
+    }
+};
+
+// ---------------------------------------------------------------------------
+// wake-latency: spawn from the main thread into a pool whose workers have all
+// fallen asleep; time from the call to the first instruction of the job.
+// ---------------------------------------------------------------------------
+
+struct wake_latency_kernel {
+    static constexpr std::string_view name = "wake-latency";
+
+    template <class Ex>
+    static void run(Ex& ex, run_context const& ctx)
+    {
+        if constexpr (Ex::spawn_mode == spawn_kind::inline_call) {
+            skip("no pool: a job runs inline on the caller");
+        } else if constexpr (Ex::spawn_mode == spawn_kind::region) {
+            skip("OpenMP cannot submit a job from outside a parallel region");
+        } else {
+            auto tries = ctx.args.get("tries");
+            auto pause = ctx.args.get("sleep_ms");
+            repeat(ctx, [&] {
+                std::vector<std::uint64_t> lat;
+                lat.reserve(tries);
+                stopwatch sw;
+                for (std::uint64_t i = 0; i < tries; ++i) {
+                    detail::sleep_ms(pause); // long enough for every worker to fall asleep
+                    auto h = std::make_shared<detail::handoff>();
+                    std::uint64_t t0 = wall_ns();
+                    ex.spawn([h] { h->signal(); });
+                    lat.push_back(h->wait() - t0);
+                }
+                auto e = sw.stop();
+                std::sort(lat.begin(), lat.end());
+                return fmt::format("wall_ns={} cpu_ns={} p50_ns={} p99_ns={} max_ns={} tries={}", e.wall_ns, e.cpu_ns,
+                                   percentile(lat, 50), percentile(lat, 99), lat.back(), tries);
+            });
+        }
+    }
+};
+
+// ---------------------------------------------------------------------------
+// wakeups: pool_stats() deltas per job injected into an all-asleep pool.
+// ---------------------------------------------------------------------------
+
+struct wakeups_kernel {
+    static constexpr std::string_view name = "wakeups";
+
+    template <class Ex>
+    static void run(Ex& ex, run_context const& ctx)
+    {
+        if constexpr (!Ex::has_stats) {
+            skip("no sleep/wake-up counters");
+        } else {
+            auto tries = ctx.args.get("tries");
+            auto pause = ctx.args.get("sleep_ms");
+            repeat(ctx, [&] {
+                stopwatch sw;
+                wake_stats s0 = ex.stats();
+                for (std::uint64_t i = 0; i < tries; ++i) {
+                    detail::sleep_ms(pause);
+                    auto h = std::make_shared<detail::handoff>();
+                    ex.spawn([h] { h->signal(); });
+                    h->wait();
+                }
+                // Let the workers woken by the last job go back to sleep, so
+                // its futile wake-ups are counted too.
+                detail::sleep_ms(pause);
+                wake_stats s1 = ex.stats();
+                auto e = sw.stop();
+                return fmt::format("wall_ns={} cpu_ns={} tries={} sleeps={} wakeups={} futile_wakeups={} injected={}",
+                                   e.wall_ns, e.cpu_ns, tries, s1.sleeps - s0.sleeps, s1.wakeups - s0.wakeups,
+                                   s1.futile_wakeups - s0.futile_wakeups, s1.injected - s0.injected);
+            });
+        }
+    }
+};
+
+// Every kernel the C++ child can run, looked up by name.
+using kernels = std::tuple<fib_kernel, increment_all_kernel, nbody_kernel, quicksort_kernel, noop_spawn_kernel,
+                           idle_kernel, wake_latency_kernel, wakeups_kernel>;
+
+// Runs kernel `name` on `ex`; false when there is no such kernel.
+template <class Ex>
+bool run_kernel(std::string_view name, Ex& ex, run_context const& ctx)
+{
+    return std::apply(
+        [&](auto... k) {
+            return ((decltype(k)::name == name ? (decltype(k)::run(ex, ctx), true) : false) || ...);
+        },
+        kernels{});
+}
+
+// ---------------------------------------------------------------------------
+// The registry: one row of the report per entry.
+// ---------------------------------------------------------------------------
+
+// How a column is computed from the fields of a `rep` line: field `key`,
+// divided by field `per` when given, times `scale`.
+struct metric {
+    std::string_view key;
+    std::string_view per;
+    double scale;
+    std::string_view label; // column header and plot axis
+    int precision;
+    // A ratio against a reference whose median is below this is noise, not
+    // a result, and is printed as "-" (e.g. 0.02 % CPU against 0.01 %).
+    double noise_floor = 0.0;
+};
+
+struct workload {
+    std::string_view name;
+    std::string_view kernel; // empty: reserved row, never run
+    std::string_view title;  // one line for the report
+    metric primary;          // ranks the table, feeds the ratios and the plot
+    std::vector<metric> extras;
+    bool serial_reference; // whether "vs serial" means something here
+    std::vector<std::pair<std::string_view, std::string_view>> full;
+    std::vector<std::pair<std::string_view, std::string_view>> quick;
+    std::string_view quick_note; // how --quick differs from the full run
+    int reps_full;
+    int reps_quick;
+    int warmup;
+
+    bool implemented() const noexcept { return !kernel.empty(); }
+};
+
+inline std::vector<workload> const& registry()
+{
+    // Metrics reused by several rows.
+    static metric const cores_busy{"cpu_ns", "wall_ns", 1.0, "cpu/wall", 2};
+    static metric const cpu_pct{"cpu_pct", "", 1.0, "CPU %", 2, 1.0};
+
+    static std::vector<workload> const rows{
+        {"fib", "fib", "fib(n), a join at every level, no cut-off: pure join overhead",
+         {"wall_ns", "", 1e-6, "ms", 2},
+         {{"wall_ns", "joins", 1.0, "ns/join", 2}, cores_busy},
+         true,
+         {{"n", "32"}},
+         {{"n", "27"}},
+         "fib(27) instead of fib(32)",
+         5, 3, 1},
+        {"increment-all", "increment-all",
+         "add 1 to 100*1024 u64, split by join down to <= 1024 elements; one install per pass",
+         {"wall_ns", "passes", 1e-3, "us/pass", 2},
+         {cores_busy},
+         true,
+         {{"len", "102400"}, {"grain", "1024"}, {"passes", "1000"}},
+         {{"len", "102400"}, {"grain", "1024"}, {"passes", "50"}},
+         "50 passes per repetition instead of 1000",
+         5, 3, 1},
+        {"nbody", "nbody",
+         "rayon-demo nbody tick_par_reduce, 1000 bodies: parallel loop + parallel reduce",
+         {"wall_ns", "ticks", 1e-6, "ms/tick", 2},
+         {cores_busy},
+         true,
+         {{"bodies", "1000"}, {"ticks", "10"}, {"outer_grain", "1"}, {"inner_grain", "100"}},
+         {{"bodies", "1000"}, {"ticks", "3"}, {"outer_grain", "1"}, {"inner_grain", "100"}},
+         "3 ticks per repetition instead of 10",
+         5, 3, 1},
+        {"quicksort", "quicksort",
+         "rayon-demo quicksort of 10M u32, join on both sides, serial below 5*1024",
+         {"wall_ns", "", 1e-6, "ms", 1},
+         {cores_busy},
+         true,
+         {{"len", "10000000"}, {"cutoff", "5120"}},
+         {{"len", "1000000"}, {"cutoff", "5120"}},
+         "1M integers instead of 10M",
+         5, 3, 1},
+        {"noop-spawn-1ms", "noop-spawn", "one empty spawned job every 1 ms for 2 s (rayon #642): process CPU",
+         cpu_pct,
+         {{"jobs", "", 1.0, "jobs", 0}},
+         false,
+         {{"period_us", "1000"}, {"window_ms", "2000"}},
+         {{"period_us", "1000"}, {"window_ms", "300"}},
+         "a 0.3 s window instead of 2 s",
+         2, 1, 0},
+        {"noop-spawn-10ms", "noop-spawn", "one empty spawned job every 10 ms for 2 s (rayon #642): process CPU",
+         cpu_pct,
+         {{"jobs", "", 1.0, "jobs", 0}},
+         false,
+         {{"period_us", "10000"}, {"window_ms", "2000"}},
+         {{"period_us", "10000"}, {"window_ms", "300"}},
+         "a 0.3 s window instead of 2 s",
+         2, 1, 0},
+        {"idle", "idle", "process CPU during 2 s of idleness right after a burst (fib(25) with joins)",
+         cpu_pct,
+         {},
+         false,
+         {{"window_ms", "2000"}, {"burst_n", "25"}},
+         {{"window_ms", "300"}, {"burst_n", "25"}},
+         "a 0.3 s window instead of 2 s",
+         2, 1, 0},
+        {"wake-latency", "wake-latency",
+         "spawn from outside into an all-asleep pool (20 ms idle before each of 300 tries): time to job start",
+         {"p50_ns", "", 1e-3, "p50 us", 1},
+         {{"p99_ns", "", 1e-3, "p99 us", 1}, {"max_ns", "", 1e-3, "max us", 1}},
+         false,
+         {{"tries", "300"}, {"sleep_ms", "20"}},
+         {{"tries", "40"}, {"sleep_ms", "5"}},
+         "40 tries after 5 ms of idleness instead of 300 after 20 ms",
+         1, 1, 0},
+        {"wakeups", "wakeups", "pool_stats() per job injected into an all-asleep pool (20 ms idle, 100 jobs)",
+         {"wakeups", "tries", 1.0, "wakeups/job", 2},
+         {{"futile_wakeups", "tries", 1.0, "futile/job", 2}, {"sleeps", "tries", 1.0, "sleeps/job", 2}},
+         false,
+         {{"tries", "100"}, {"sleep_ms", "20"}},
+         {{"tries", "20"}, {"sleep_ms", "5"}},
+         "20 jobs after 5 ms of idleness instead of 100 after 20 ms",
+         1, 1, 0},
+        // Reserved for the futures work; see README.md.
+        {"park-unpark", "", "reserved: park/unpark round trip of a blocked future", {"wall_ns", "", 1e-3, "us", 2},
+         {}, false, {}, {}, "", 0, 0, 0},
+        {"spawn-future", "", "reserved: spawn_future + get round trip", {"wall_ns", "", 1e-3, "us", 2},
+         {}, false, {}, {}, "", 0, 0, 0},
+    };
+    return rows;
+}
+
+} // namespace forkjoin_bench
+
+#endif // BOOST_FORKJOIN_PERFORMANCE_WORKLOADS_HPP
