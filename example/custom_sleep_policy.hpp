@@ -53,28 +53,29 @@ public:
     void work_found(idle_state&) noexcept {}
 
     template <class HasInjectedJobs>
-    bool no_work_found(idle_state& idle, boost::forkjoin::core_latch& latch, HasInjectedJobs&& has_injected_jobs)
+    boost::forkjoin::sleep_result no_work_found(idle_state& idle, boost::forkjoin::core_latch& latch,
+                                                HasInjectedJobs&& has_injected_jobs)
     {
+        using boost::forkjoin::sleep_result;
         if (idle.rounds < spin_rounds) {
             ++idle.rounds;
             std::this_thread::yield();
-            return false;
+            return sleep_result::none;
         }
         // Seq-cst: pairs with the publishers' seq-cst load of sleepers_ (in
         // the push filter and below), so that most races are caught; the
         // timeout covers the rest.
         sleepers_.fetch_add(1, std::memory_order_seq_cst);
-        bool slept = false;
+        sleep_result result = sleep_result::none;
         {
             std::unique_lock lock(mutex_);
-            if (!latch.probe() && !has_injected_jobs()) {
-                cv_.wait_for(lock, idle.backoff);
-                slept = true;
-            }
+            if (!latch.probe() && !has_injected_jobs())
+                result = cv_.wait_for(lock, idle.backoff) == std::cv_status::timeout ? sleep_result::timed_out
+                                                                                      : sleep_result::woken;
         }
         sleepers_.fetch_sub(1, std::memory_order_seq_cst);
         idle.backoff = std::min(idle.backoff * 2, max_backoff);
-        return slept;
+        return result;
     }
 
     void new_internal_jobs(std::size_t, bool) { wake_all(); }

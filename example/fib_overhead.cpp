@@ -56,8 +56,11 @@ void measure(char const* name, double serial_ms)
 
 int main()
 {
+    // The argument goes through a volatile so that the compiler can neither
+    // evaluate the call once and reuse it nor fold it at compile time.
+    int volatile n = 32;
     long volatile sink = 0;
-    double const serial_ms = median_ms([&] { sink = fib_serial(32); });
+    double const serial_ms = median_ms([&] { sink = fib_serial(n); });
     std::printf("serial            %7.2f ms\n", serial_ms);
     measure<fj::sleep::spin>("spin", serial_ms);
     measure<fj::sleep::legacy>("legacy", serial_ms);

@@ -21,14 +21,20 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_reaches_every_index_once, Policy, test::
         test::pool<Policy> pool(test::threads(n));
         if (n == 4)
             std::this_thread::sleep_for(20ms); // everyone asleep: the broadcast must wake each
-        std::vector<std::size_t> const indices = pool.broadcast([](fj::broadcast_context ctx) {
-            BOOST_TEST(ctx.index() == *fj::current_thread_index());
-            BOOST_TEST(ctx.num_threads() == fj::current_num_threads());
-            return ctx.index();
+        // Boost.Test is not thread-safe: gather on the workers, check here.
+        struct seen {
+            std::size_t index, thread_index, num_threads, current_num_threads;
+        };
+        std::vector<seen> const results = pool.broadcast([](fj::broadcast_context ctx) {
+            return seen{ctx.index(), fj::current_thread_index().value(), ctx.num_threads(), fj::current_num_threads()};
         });
-        BOOST_REQUIRE(indices.size() == n);
-        for (std::size_t i = 0; i < n; ++i)
-            BOOST_TEST(indices[i] == i);
+        BOOST_REQUIRE(results.size() == n);
+        for (std::size_t i = 0; i < n; ++i) {
+            BOOST_TEST(results[i].index == i);
+            BOOST_TEST(results[i].thread_index == i);
+            BOOST_TEST(results[i].num_threads == n);
+            BOOST_TEST(results[i].current_num_threads == n);
+        }
     }
 }
 

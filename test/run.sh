@@ -81,6 +81,10 @@ if ! b2 -j"$jobs" test//stage example//stage >"$log_dir/b2.log" 2>&1; then
     exit 1
 fi
 
+# Every test also runs under the sanitizers, but for the stress sizes of
+# sleep_test, which the sanitizers would slow past CI's budget.
+sanitized_tests=(deque join scope spawn install broadcast pool sleep)
+
 for t in deque join scope spawn install broadcast pool; do
     run_boost_test "$t" "build/test/${t}_test" 600
 done
@@ -105,7 +109,35 @@ cmake_consumer() {
 }
 run_check cmake_find_package cmake_consumer
 
+# The same tests under ThreadSanitizer and AddressSanitizer+UBSan.
+if wanted 'tsan|asan'; then
+    echo "building sanitizer variants with b2 -j$jobs" >&2
+    if b2 -j"$jobs" test//stage-tsan test//stage-asan >"$log_dir/b2-sanitizers.log" 2>&1; then
+        for t in "${sanitized_tests[@]}"; do
+            run_boost_test "tsan_$t" "build/test-tsan/${t}_test" 900
+            run_boost_test "asan_$t" "build/test-asan/${t}_test" 900
+        done
+    else
+        tail -n 60 "$log_dir/b2-sanitizers.log"
+        failed=$((failed + 1))
+    fi
+fi
+
+# Differential fuzzing: replay the kept regressions, then fuzz for a while.
+fuzz() {
+    b2 -j"$jobs" toolset=clang-14 test/fuzz//stage || return 1
+    mkdir -p build/fuzz-corpus build/fuzz-artifacts
+    local regressions=(test/fuzz/regressions/*)
+    if [ -e "${regressions[0]}" ]; then
+        build/fuzz/program_fuzzer "${regressions[@]}" || return 1
+    fi
+    build/fuzz/program_fuzzer -max_total_time="${FORKJOIN_FUZZ_SECONDS:-60}" -rss_limit_mb=4096 \
+        -artifact_prefix=build/fuzz-artifacts/ build/fuzz-corpus test/fuzz/regressions
+}
+run_check fuzz fuzz
+
 [ -x test/model/check.sh ] && run_counted_check spin_models test/model/check.sh
+[ -x test/litmus/run.sh ] && run_counted_check fence_litmus test/litmus/run.sh
 
 echo "$passed passed, $failed failed"
 ((failed == 0))

@@ -8,8 +8,10 @@
 // strategy is a compile-time policy.
 
 #include <boost/forkjoin/broadcast.hpp>
+#include <boost/forkjoin/broadcast_context.hpp>
 #include <boost/forkjoin/current_thread.hpp>
 #include <boost/forkjoin/errors.hpp>
+#include <boost/forkjoin/future.hpp>
 #include <boost/forkjoin/global_pool.hpp>
 #include <boost/forkjoin/join.hpp>
 #include <boost/forkjoin/options.hpp>

@@ -30,6 +30,14 @@ struct pool_terminated : std::logic_error {
     }
 };
 
+// A future's task was cancelled (future::cancel, or the future was dropped
+// while pending). Thrown by await and get inside the cancelled fiber, at its
+// next suspension point, and by get on a future whose task was cancelled
+// before it started or while it was parked.
+struct future_cancelled : std::runtime_error {
+    future_cancelled() : std::runtime_error("boost::forkjoin: the future was cancelled") {}
+};
+
 } // namespace boost::forkjoin
 
 #endif // BOOST_FORKJOIN_ERRORS_HPP

@@ -44,6 +44,20 @@ struct pool_options {
 
     // Workers take their own jobs oldest first (FIFO) instead of newest first.
     bool breadth_first = false;
+
+    // The stack of each fiber that spawn_future starts (see future.hpp). A
+    // fiber's stack is fixed: code it runs, and everything that code calls,
+    // must fit. Stacks are cached per worker, so the size costs memory that
+    // is touched, not system calls.
+    std::size_t fiber_stack_size = 64 * 1024;
+
+    // Put a PROT_NONE guard page below each fiber stack, so that an overflow
+    // faults instead of silently overwriting other memory. Off by default:
+    // each guarded stack is two kernel mappings and an mmap plus mprotect
+    // when the per-worker cache is empty, and Linux's default
+    // vm.max_map_count (65530) then caps the fibers alive at once at about
+    // 32,000. Turn it on while developing, or when fibers run deep code.
+    bool fiber_guard_pages = false;
 };
 
 } // namespace boost::forkjoin

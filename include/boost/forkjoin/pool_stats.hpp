@@ -16,10 +16,10 @@ namespace boost::forkjoin {
 // events of the slow paths (a steal, a block, an injection), so keeping them
 // always on costs nothing on the join path (see doc/benchmark.adoc).
 struct pool_stats {
-    std::uint64_t sleeps = 0;         // a worker blocked in its sleep policy
-    std::uint64_t wakeups = 0;        // a blocked worker was woken and resumed
+    std::uint64_t sleeps = 0;         // times a worker blocked in its sleep policy (counted as it resumes)
+    std::uint64_t wakeups = 0;        // of those, the ones ended by a notification (not a timeout)
     std::uint64_t futile_wakeups = 0; // woken, then blocked again without finding work
-    std::uint64_t injected = 0;       // jobs submitted from outside the pool
+    std::uint64_t injected = 0;       // jobs entered through the injector or a broadcast queue
     std::uint64_t steals = 0;         // jobs taken from another worker's deque
 };
 

@@ -15,6 +15,7 @@
 #include <boost/forkjoin/detail/count_latch.hpp>
 #include <boost/forkjoin/detail/job.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
+#include <boost/forkjoin/future.hpp>
 #include <boost/forkjoin/global_pool.hpp>
 
 #include <atomic>
@@ -62,6 +63,31 @@ public:
             submit(job);
         } catch (...) {
             delete static_cast<job_type*>(job.data);
+            latch_.set();
+            throw;
+        }
+    }
+
+    // Runs f(*this) (or f()) on a fiber (see future.hpp) and returns its
+    // future. The scope does not end before the task completes, so f may
+    // borrow from the enclosing frame as a spawned job does; f is destroyed
+    // before the scope's count drops. The future itself may outlive the
+    // scope. An exception escaping f goes to the future, not to the scope.
+    template <class F>
+    auto spawn_future(F&& f)
+    {
+        auto body = [this, func = std::decay_t<F>(std::forward<F>(f))]() mutable -> decltype(auto) {
+            if constexpr (std::is_invocable_v<decltype(func)&, basic_scope&>)
+                return std::invoke(func, *this);
+            else
+                return std::invoke(func);
+        };
+        // As in spawn: the caller holds a count, so this one cannot be the
+        // one that completes the scope early.
+        latch_.increment();
+        try {
+            return detail::spawn_future(registry_, std::move(body), &latch_);
+        } catch (...) {
             latch_.set();
             throw;
         }

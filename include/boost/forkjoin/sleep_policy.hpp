@@ -15,10 +15,14 @@
 //
 // Calls a worker makes while it waits for a latch (see doc/sleep_policy.adoc):
 //
-//     auto idle = policy.start_looking(index);   // became idle
 //     while (!latch.probe()) {
-//         if (found a job)       { policy.work_found(idle); run it; break; }
-//         policy.no_work_found(idle, latch, has_injected_jobs);
+//         if (a job on the own deque) { run it; continue; }   // policy not involved
+//         auto idle = policy.start_looking(index);           // became idle
+//         while (!latch.probe()) {
+//             if (found a job) { policy.work_found(idle); run it; break; }
+//             policy.no_work_found(idle, latch, has_injected_jobs);
+//         }
+//         if (latch set) { policy.work_found(idle); return; } // busy again
 //     }
 //
 // `no_work_found` is called after a full search (own deque, broadcasts, every
@@ -30,14 +34,15 @@
 //
 //   new_internal_jobs(n, queue_was_empty)  a worker pushed n jobs on its own
 //       deque. Only called when filter_pushes() says so (see below).
-//   new_injected_jobs(n, queue_was_empty)  n jobs entered the injector (or a
-//       worker's broadcast queue) from any thread. The injected-job count
-//       that has_injected_jobs() reads was increased with a seq-cst RMW first.
+//   new_injected_jobs(n, queue_was_empty)  n jobs entered the injector from
+//       any thread. The injected-job count that has_injected_jobs() reads
+//       was increased with a seq-cst RMW first.
 //   notify_latch_set(index, was_sleeping)  the core latch worker `index`
 //       waits on was set; `was_sleeping` is true when it had been moved to
 //       SLEEPING by the policy (core_latch::fall_asleep).
 //   notify_worker(index)                   worker `index` has work that only
-//       it can run (a broadcast); has_injected_jobs() sees it.
+//       it can run (a broadcast job in its private queue, counted there
+//       with a seq-cst RMW first); that worker's has_injected_jobs() sees it.
 //
 // Deadlock detection: mark_blocked() / mark_unblocked() account for workers
 // blocked in user code (see doc/sleep_policy.adoc#deadlocks).
@@ -81,6 +86,13 @@ struct push_filter {
 // doc/sleep_policy.adoc for the states.
 using core_latch = detail::core_latch;
 
+// What one call of no_work_found did, for the pool's statistics.
+enum class sleep_result {
+    none,     // did not block (searched again, yielded, spun)
+    woken,    // blocked, and was woken by a notification
+    timed_out // blocked, and woke by itself (a policy with timed sleeps)
+};
+
 // What a policy is given when the registry creates it.
 struct sleep_context {
     std::size_t num_threads;
@@ -107,8 +119,7 @@ concept sleep_policy =
         { const_policy.filter_pushes() } noexcept -> std::same_as<push_filter>;
         { policy.start_looking(index) } -> std::same_as<typename P::idle_state>;
         { policy.work_found(idle) };
-        // Returns true when the call blocked the thread (for statistics).
-        { policy.no_work_found(idle, latch, probe) } -> std::same_as<bool>;
+        { policy.no_work_found(idle, latch, probe) } -> std::same_as<sleep_result>;
         { policy.new_internal_jobs(count, flag) };
         { policy.new_injected_jobs(count, flag) };
         { policy.notify_latch_set(index, flag) };

@@ -8,9 +8,11 @@
 // behaviour is the SleepPolicy. Destroying the handle waits for the jobs
 // spawned into the pool, then joins the workers.
 
-#include <boost/forkjoin/broadcast.hpp>
+#include <boost/forkjoin/broadcast_context.hpp>
+#include <boost/forkjoin/detail/broadcast.hpp>
 #include <boost/forkjoin/detail/registry.hpp>
 #include <boost/forkjoin/detail/submit.hpp>
+#include <boost/forkjoin/future.hpp>
 #include <boost/forkjoin/options.hpp>
 #include <boost/forkjoin/pool_options.hpp>
 #include <boost/forkjoin/pool_stats.hpp>
@@ -89,6 +91,16 @@ public:
     void spawn_fifo(F&& f)
     {
         detail::spawn(*registry_, std::forward<F>(f), true);
+    }
+
+    // Runs f on a fiber of a worker and returns its future (see future.hpp).
+    // An exception escaping f goes to the future, not to the panic handler.
+    // The pool's destructor waits for the task to complete. Throws
+    // pool_terminated if the pool has finished terminating.
+    template <class F>
+    future<detail::future_value_t<F>> spawn_future(F&& f)
+    {
+        return detail::spawn_future(*registry_, std::forward<F>(f), nullptr);
     }
 
     // Runs f(broadcast_context) once on every worker; returns the results by

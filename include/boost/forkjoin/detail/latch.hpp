@@ -32,7 +32,10 @@ class core_latch {
 public:
     enum state : std::uint32_t { unset = 0, sleepy = 1, sleeping = 2, set_state = 3 };
 
-    // Orderings. Every access is seq-cst. `jec` needs acquire/release only,
+    // Orderings. Every access that decides or publishes (probe, the CASes on
+    // success, set) is seq-cst; wake_up's first look and the CAS failure
+    // orders are relaxed because a later CAS decides. `jec` needs
+    // acquire/release only,
     // but `legacy` requires that a latch write which precedes a tickle be
     // seq-cst, and that the waiter's probe be seq-cst, so that a worker that
     // got sleepy after the tickle cannot miss the latch (legacy README,

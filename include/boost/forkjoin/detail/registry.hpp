@@ -69,6 +69,8 @@ private:
     bool search_until_work_or_latch(worker_thread& worker, core_latch& latch)
     {
         worker_counters& counters = worker.counters();
+        // The last block of this idle period ended with a notification and
+        // no work has been found since.
         bool woke_without_work = false;
         auto idle = sleep_.start_looking(worker.index());
         while (!latch.probe()) {
@@ -77,13 +79,15 @@ private:
                 worker.execute(*job);
                 return true;
             }
-            bool const slept = sleep_.no_work_found(idle, latch, [&worker] { return worker.has_injected_jobs(); });
-            if (slept) {
+            sleep_result const slept =
+                sleep_.no_work_found(idle, latch, [&worker] { return worker.has_injected_jobs(); });
+            if (slept != sleep_result::none) {
                 worker_counters::bump(counters.sleeps);
-                worker_counters::bump(counters.wakeups);
                 if (woke_without_work)
                     worker_counters::bump(counters.futile_wakeups);
-                woke_without_work = true;
+                woke_without_work = slept == sleep_result::woken;
+                if (woke_without_work)
+                    worker_counters::bump(counters.wakeups);
             }
         }
         // The latch we waited for is set: we are busy again, with whatever

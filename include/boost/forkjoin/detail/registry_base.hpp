@@ -17,6 +17,7 @@
 
 #include <boost/forkjoin/detail/chase_lev_deque.hpp>
 #include <boost/forkjoin/detail/config.hpp>
+#include <boost/forkjoin/detail/injector.hpp>
 #include <boost/forkjoin/detail/job.hpp>
 #include <boost/forkjoin/detail/latch.hpp>
 #include <boost/forkjoin/detail/native_thread.hpp>
@@ -24,8 +25,6 @@
 #include <boost/forkjoin/pool_options.hpp>
 #include <boost/forkjoin/pool_stats.hpp>
 #include <boost/forkjoin/sleep_policy.hpp>
-
-#include <boost/lockfree/queue.hpp>
 
 #include <atomic>
 #include <cstdint>
@@ -160,7 +159,23 @@ public:
     inline std::optional<job_ref> steal();
     inline bool has_injected_jobs() const noexcept;
 
-    void execute(job_ref job) noexcept { job.execute(); }
+    // A job found in a queue runs on whatever stack the worker is on, which
+    // may be a fiber's (the fiber waits in a join). It is not part of that
+    // fiber, so it must not see it as the current fiber: a future's get()
+    // called from the job waits as a worker instead of parking the fiber
+    // beneath it.
+    void execute(job_ref job) noexcept
+    {
+        void* const fiber = current_fiber_;
+        current_fiber_ = nullptr;
+        job.execute();
+        current_fiber_ = fiber;
+    }
+
+    // The fiber task (detail::fiber_task_base) this worker is running right
+    // now, or nullptr. Set by the fiber's own job around each resume.
+    void* current_fiber() const noexcept { return current_fiber_; }
+    void set_current_fiber(void* fiber) noexcept { current_fiber_ = fiber; }
 
     core_latch& terminate_latch() noexcept { return terminate_; }
     locked_job_queue& broadcasts() noexcept { return broadcasts_; }
@@ -180,6 +195,7 @@ private:
     locked_job_queue broadcasts_;
     locked_job_queue fifo_;
     core_latch terminate_;
+    void* current_fiber_ = nullptr;
     alignas(cache_line_size) worker_counters counters_;
 };
 
@@ -292,40 +308,15 @@ public:
 
     // --- Submitting work ------------------------------------------------------
 
-    // From any thread. The count goes up before the push so that
-    // has_injected_jobs() may say yes a moment early (the searcher looks
-    // again) but never says no while a job sits in the queue.
+    // From any thread.
     void inject(job_ref job)
     {
-        // Seq-cst: the publication that the policies' pre-sleep checks read;
-        // `jec` adds its fence in new_injected_jobs.
-        std::size_t const before = injected_pending_.fetch_add(1, std::memory_order_seq_cst);
-        try {
-            if (!injector_.push(job))
-                throw std::bad_alloc();
-        } catch (...) {
-            injected_pending_.fetch_sub(1, std::memory_order_relaxed);
-            throw;
-        }
-        injected_total_.fetch_add(1, std::memory_order_relaxed);
-        notify_new_injected_jobs(1, before == 0);
+        bool const queue_was_empty = injector_.push(job);
+        notify_new_injected_jobs(1, queue_was_empty);
     }
 
-    std::optional<job_ref> pop_injected()
-    {
-        if (injected_pending_.load(std::memory_order_relaxed) == 0)
-            return std::nullopt;
-        job_ref job;
-        if (!injector_.pop(job))
-            return std::nullopt;
-        injected_pending_.fetch_sub(1, std::memory_order_seq_cst);
-        return job;
-    }
-
-    bool has_injected_jobs() const noexcept
-    {
-        return injected_pending_.load(std::memory_order_seq_cst) != 0;
-    }
+    std::optional<job_ref> pop_injected() { return injector_.pop(); }
+    bool has_injected_jobs() const noexcept { return injector_.has_jobs(); }
 
     // Push on the current worker's deque if it belongs here, else inject.
     void inject_or_push(job_ref job)
@@ -342,7 +333,7 @@ public:
     {
         for (std::size_t i = 0; i < num_threads_; ++i)
             workers_[i]->broadcasts().push(jobs[i]);
-        injected_total_.fetch_add(num_threads_, std::memory_order_relaxed);
+        broadcast_jobs_.fetch_add(num_threads_, std::memory_order_relaxed);
         for (std::size_t i = 0; i < num_threads_; ++i)
             notify_worker(i);
     }
@@ -376,7 +367,7 @@ public:
             s.wakeups += c.wakeups.load(std::memory_order_relaxed);
             s.futile_wakeups += c.futile_wakeups.load(std::memory_order_relaxed);
         }
-        s.injected = injected_total_.load(std::memory_order_relaxed);
+        s.injected = injector_.pushed() + broadcast_jobs_.load(std::memory_order_relaxed);
         return s;
     }
 
@@ -420,11 +411,8 @@ private:
     std::vector<std::unique_ptr<worker_thread>> workers_;
     std::vector<native_thread> threads_;
 
-    // The injector: jobs from threads outside the pool. FIFO, lock-free,
-    // node-based; nodes are recycled through its free list.
-    boost::lockfree::queue<job_ref> injector_;
-    alignas(cache_line_size) std::atomic<std::size_t> injected_pending_{0};
-    std::atomic<std::uint64_t> injected_total_{0};
+    injector injector_;
+    std::atomic<std::uint64_t> broadcast_jobs_{0};
     // 1 for the pool handle plus 1 per spawned job, install and broadcast in
     // flight. The workers terminate when it reaches 0.
     alignas(cache_line_size) std::atomic<std::size_t> activity_count_{1};

@@ -102,7 +102,7 @@ public:
     }
 
     template <class HasInjectedJobs>
-    bool no_work_found(idle_state& idle, core_latch& latch, HasInjectedJobs&& has_injected_jobs)
+    sleep_result no_work_found(idle_state& idle, core_latch& latch, HasInjectedJobs&& has_injected_jobs)
     {
         if (idle.rounds < rounds_until_sleepy) {
             std::this_thread::yield();
@@ -115,7 +115,7 @@ public:
             // rounds_until_sleeping: the search after announcing found nothing.
             return sleep(idle, latch, has_injected_jobs);
         }
-        return false;
+        return sleep_result::none;
     }
 
     void new_internal_jobs(std::size_t count, bool queue_was_empty) { new_jobs(count, queue_was_empty); }
@@ -187,13 +187,13 @@ private:
     }
 
     template <class HasInjectedJobs>
-    bool sleep(idle_state& idle, core_latch& latch, HasInjectedJobs& has_injected_jobs)
+    sleep_result sleep(idle_state& idle, core_latch& latch, HasInjectedJobs& has_injected_jobs)
     {
         std::size_t const index = idle.worker_index;
         // UNSET -> SLEEPY: fails if the latch we wait for got set.
         if (!latch.get_sleepy()) {
             wake_fully(idle);
-            return false;
+            return sleep_result::none;
         }
         worker_sleep_state& state = worker_states_[index];
         std::unique_lock lock(state.mutex);
@@ -201,7 +201,7 @@ private:
         // sees SLEEPING and comes to this mutex to wake us.
         if (!latch.fall_asleep()) {
             wake_fully(idle);
-            return false;
+            return sleep_result::none;
         }
         // Register as sleeping unless work was published since we got
         // sleepy; both in one CAS on the counters.
@@ -212,7 +212,7 @@ private:
                 idle.rounds = rounds_until_sleepy;
                 idle.jobs_counter = no_snapshot;
                 latch.wake_up();
-                return false;
+                return sleep_result::none;
             }
             word expected = c;
             if (counters_.compare_exchange_weak(expected, c + one_sleeping, std::memory_order_seq_cst,
@@ -223,7 +223,7 @@ private:
         // final check of the injector (the pair of new_injected_jobs's fence).
         // It also covers a JEC that rolled over to our snapshot.
         std::atomic_thread_fence(std::memory_order_seq_cst);
-        bool blocked = false;
+        sleep_result result = sleep_result::none;
         if (has_injected_jobs()) {
             // Undo our count ourselves: no waker has seen us blocked.
             counters_.fetch_sub(one_sleeping, std::memory_order_seq_cst);
@@ -232,11 +232,11 @@ private:
             state.is_blocked = true;
             // The waker clears is_blocked; anything else is spurious.
             state.cv.wait(lock, [&state] { return !state.is_blocked; });
-            blocked = true;
+            result = sleep_result::woken;
         }
         wake_fully(idle);
         latch.wake_up();
-        return blocked;
+        return result;
     }
 
     static void wake_fully(idle_state& idle) noexcept

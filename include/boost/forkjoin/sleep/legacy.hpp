@@ -34,6 +34,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <thread>
 
@@ -70,7 +71,7 @@ public:
     }
 
     template <class HasInjectedJobs>
-    bool no_work_found(idle_state& idle, core_latch&, HasInjectedJobs&&)
+    sleep_result no_work_found(idle_state& idle, core_latch&, HasInjectedJobs&&)
     {
         if (idle.yields < rounds_until_sleepy) {
             std::this_thread::yield();
@@ -88,7 +89,7 @@ public:
             idle.yields = 0;
             return sleep(idle.worker_index);
         }
-        return false;
+        return sleep_result::none;
     }
 
     // Every publication is a tickle; the counts and hints do not matter.
@@ -134,6 +135,7 @@ private:
         std::size_t const old_state = state_.exchange(awake, std::memory_order_release);
         if (anyone_sleeping(old_state)) {
             std::lock_guard lock(mutex_);
+            ++wake_generation_;
             deadlocks_.all_threads_woken();
             wake_all_.notify_all();
         }
@@ -163,8 +165,7 @@ private:
         return worker_is_sleepy(state_.load(std::memory_order_seq_cst), index);
     }
 
-    // Returns true if the thread blocked.
-    bool sleep(std::size_t index)
+    sleep_result sleep(std::size_t index)
     {
         for (;;) {
             // Acquire suffices: if we are still sleepy nothing was published
@@ -173,7 +174,7 @@ private:
             // and we acquire what preceded it.
             std::size_t const state = state_.load(std::memory_order_acquire);
             if (!worker_is_sleepy(state, index))
-                return false;
+                return sleep_result::none;
             // The CAS must happen under the lock. Otherwise: we set SLEEPING,
             // a tickle resets to AWAKE and notifies nobody (we do not wait
             // yet), another worker sets SLEEPING again, and we block, having
@@ -185,11 +186,15 @@ private:
             if (state_.compare_exchange_strong(expected, sleeping_bit, std::memory_order_seq_cst,
                                                std::memory_order_relaxed)) {
                 deadlocks_.thread_falling_asleep();
-                // Wait once, not in a loop: a spurious wake-up only costs a
-                // new search, while looping on the word could not tell a
-                // real tickle from a later worker falling asleep (ABA).
-                wake_all_.wait(lock);
-                return true;
+                // Wait for the next tickle that finds sleepers, not on the
+                // word: looping on the word could not tell a real tickle from
+                // a later worker falling asleep again (ABA). The generation,
+                // bumped under this mutex by tickle_cold, tells exactly, and
+                // so filters spurious wake-ups, which would otherwise return
+                // without the deadlock accounting counting us active again.
+                std::uint64_t const generation = wake_generation_;
+                wake_all_.wait(lock, [&] { return wake_generation_ != generation; });
+                return sleep_result::woken;
             }
         }
     }
@@ -197,6 +202,7 @@ private:
     alignas(detail::cache_line_size) std::atomic<std::size_t> state_{awake};
     std::mutex mutex_;
     std::condition_variable wake_all_;
+    std::uint64_t wake_generation_ = 0; // guarded by mutex_
     detail::deadlock_detector deadlocks_;
 };
 

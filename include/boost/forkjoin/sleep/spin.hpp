@@ -28,17 +28,17 @@ struct spin {
 
     explicit spin(sleep_context const&) noexcept {}
 
-    // mask 0: a push never needs us.
-    push_filter filter_pushes() const noexcept { return {&never_read_, 0, 0}; }
+    // mask 0: a push never needs us (the word is loaded, and ignored).
+    push_filter filter_pushes() const noexcept { return {&always_zero_, 0, 0}; }
 
     idle_state start_looking(std::size_t) noexcept { return {}; }
     void work_found(idle_state&) noexcept {}
 
     template <class HasInjectedJobs>
-    bool no_work_found(idle_state&, core_latch&, HasInjectedJobs&&) noexcept
+    sleep_result no_work_found(idle_state&, core_latch&, HasInjectedJobs&&) noexcept
     {
         std::this_thread::yield();
-        return false;
+        return sleep_result::none;
     }
 
     void new_internal_jobs(std::size_t, bool) noexcept {}
@@ -49,7 +49,7 @@ struct spin {
     void mark_unblocked() noexcept {}
 
 private:
-    static inline std::atomic<std::size_t> const never_read_{0};
+    static inline std::atomic<std::size_t> const always_zero_{0};
 };
 
 static_assert(sleep_policy<spin>);
