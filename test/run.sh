@@ -81,31 +81,34 @@ if ! b2 -j"$jobs" test//stage example//stage >"$log_dir/b2.log" 2>&1; then
     exit 1
 fi
 
-# Every test also runs under the sanitizers, but for the stress sizes of
-# sleep_test, which the sanitizers would slow past CI's budget.
+# The core's Boost.Test programs also run under TSan and ASan+UBSan.
 sanitized_tests=(deque join scope spawn install broadcast pool sleep)
 
-for t in deque join scope spawn install broadcast pool; do
+for t in deque join scope spawn install broadcast pool future; do
     run_boost_test "$t" "build/test/${t}_test" 600
 done
 run_boost_test sleep build/test/sleep_test 900
 
-for e in quick_start custom_sleep_policy; do
+run_check global_pool_exit build/test/global_exit_test
+
+for e in quick_start custom_sleep_policy asio_timer; do
     run_check "example_$e" "build/example/$e"
 done
 
 # The CMake package: install to a temporary prefix and build example/ as a
 # separate consumer project with find_package(boost_forkjoin).
 cmake_consumer() {
-    local work
+    local work status
     work=$(mktemp -d)
-    trap 'rm -rf "$work"' RETURN
     cmake -S . -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DBOOST_FORKJOIN_BUILD_TESTS=OFF \
           -DBOOST_FORKJOIN_BUILD_EXAMPLES=OFF -DCMAKE_INSTALL_PREFIX="$work/prefix" &&
     cmake --install "$work/build" &&
     cmake -S example -B "$work/consumer" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/prefix" &&
     cmake --build "$work/consumer" -j"$jobs" --target quick_start &&
     "$work/consumer/quick_start"
+    status=$?
+    rm -rf "$work"
+    return $status
 }
 run_check cmake_find_package cmake_consumer
 

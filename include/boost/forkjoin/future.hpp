@@ -152,7 +152,8 @@ private:
 };
 
 // The writing end of a future, for results that come from outside the pool:
-// set_value and set_exception may be called from any thread. Destroying a
+// set_value and set_exception may be called from any thread (one at a time:
+// like a future, a promise is not shared between threads). Destroying a
 // promise that was never satisfied completes its future with
 // std::future_error(broken_promise).
 template <class T>

@@ -6,15 +6,23 @@
 
 // The global pool: where the free functions run when called outside every
 // pool. Built on first use with default options, or once by build_global.
-// Like rayon's, it lives until the process exits: its threads are never
-// joined, so a job still running at exit does not hold exit up, and nothing
-// is freed that a late job could still touch.
+//
+// It is shut down at normal process exit (std::exit, or returning from
+// main) by an atexit handler, exactly like a destroyed pool: jobs spawned
+// into it run to completion, its workers are joined, its memory is freed.
+// Rayon instead leaves its global pool running while the process dies, which
+// silently drops spawned jobs that have not run yet. The handler is
+// registered when the pool is built, so objects with static storage built
+// before it are still alive while the last jobs run. If exit is called from
+// one of the pool's own workers, the pool cannot wait for itself and is left
+// to the OS.
 
 #include <boost/forkjoin/errors.hpp>
 #include <boost/forkjoin/pool_options.hpp>
 #include <boost/forkjoin/thread_pool.hpp>
 
 #include <atomic>
+#include <cstdlib>
 #include <mutex>
 
 namespace boost::forkjoin {
@@ -23,9 +31,22 @@ namespace detail {
 inline std::mutex global_pool_mutex;
 inline std::atomic<thread_pool*> global_pool_instance{nullptr};
 
+inline void destroy_global_pool() noexcept
+{
+    thread_pool* const pool = global_pool_instance.exchange(nullptr, std::memory_order_acq_rel);
+    if (pool == nullptr)
+        return;
+    if (worker_thread* w = current_worker; w != nullptr && &w->registry() == &pool->registry())
+        return; // exit called on one of its workers: it cannot join itself
+    delete pool;
+}
+
+// Precondition: global_pool_mutex is held and there is no global pool.
 inline thread_pool& create_global_pool(pool_options options)
 {
     auto* pool = new thread_pool(std::move(options));
+    static bool const registered = std::atexit(&destroy_global_pool) == 0;
+    (void)registered; // if registration fails the pool simply lives to the end
     // Release: a thread that loads the pointer sees a fully built pool.
     global_pool_instance.store(pool, std::memory_order_release);
     return *pool;

@@ -57,7 +57,8 @@ public:
 
     explicit chase_lev_deque(std::size_t initial_capacity = 256)
         : asymmetric_(asymmetric_fences_available()),
-          owner_buffer_(new buffer(round_up_to_power_of_two(initial_capacity))), buffer_(owner_buffer_)
+          owner_buffer_(new buffer(round_up_to_power_of_two(initial_capacity))),
+          owner_slots_(owner_buffer_->slots.get()), owner_mask_(owner_buffer_->mask), buffer_(owner_buffer_)
     {
     }
 
@@ -73,9 +74,9 @@ public:
         // top_ only grows, so an old value is a lower bound: if the deque is
         // not full by it, it is not full. Re-read the real top_ (a line the
         // thieves write) only when the bound says full.
-        if (BOOST_FORKJOIN_UNLIKELY(b - top_bound_ > owner_buffer_->capacity - 1))
+        if (BOOST_FORKJOIN_UNLIKELY(b - top_bound_ > owner_mask_))
             make_room(b);
-        owner_buffer_->put(b, job);
+        buffer::put(owner_slots_, owner_mask_, b, job);
         // Release: a thief that reads the new bottom also reads the slot and
         // everything the job's creator wrote before pushing it.
         bottom_.store(b + 1, std::memory_order_release);
@@ -93,7 +94,6 @@ public:
     std::optional<job_ref> pop()
     {
         std::int64_t const b = bottom_.load(std::memory_order_relaxed) - 1;
-        buffer const* const buf = owner_buffer_;
         bottom_.store(b, std::memory_order_relaxed);
         // The store of bottom_ above and the load of top_ below race with a
         // thief's load of top_, CAS of top_ and load of bottom_: a store-
@@ -107,7 +107,7 @@ public:
             bottom_.store(b + 1, std::memory_order_relaxed);
             return std::nullopt;
         }
-        job_ref job = buf->get(b);
+        job_ref job = buffer::get(owner_slots_, owner_mask_, b);
         if (t == b) {
             // The last element: race the thieves for it with a CAS on top_.
             // Seq-cst so that it is ordered with the thieves' fences.
@@ -167,18 +167,21 @@ private:
         }
 
         // Relaxed: the publication order is carried by bottom_ and top_.
-        void put(std::int64_t i, job_ref job) noexcept
+        static void put(slot* slots, std::int64_t mask, std::int64_t i, job_ref job) noexcept
         {
             slot& s = slots[static_cast<std::size_t>(i & mask)];
             s.execute_fn.store(job.execute_fn, std::memory_order_relaxed);
             s.data.store(job.data, std::memory_order_relaxed);
         }
 
-        job_ref get(std::int64_t i) const noexcept
+        static job_ref get(slot const* slots, std::int64_t mask, std::int64_t i) noexcept
         {
             slot const& s = slots[static_cast<std::size_t>(i & mask)];
             return {s.execute_fn.load(std::memory_order_relaxed), s.data.load(std::memory_order_relaxed)};
         }
+
+        void put(std::int64_t i, job_ref job) noexcept { put(slots.get(), mask, i, job); }
+        job_ref get(std::int64_t i) const noexcept { return get(slots.get(), mask, i); }
 
         std::int64_t const capacity;
         std::int64_t const mask;
@@ -200,8 +203,11 @@ private:
         // see freed was read by its thief before we overwrite it.
         std::int64_t const t = top_.load(std::memory_order_acquire);
         top_bound_ = t;
-        if (b - t > owner_buffer_->capacity - 1)
+        if (b - t > owner_mask_) {
             owner_buffer_ = grow(owner_buffer_, b, t);
+            owner_slots_ = owner_buffer_->slots.get();
+            owner_mask_ = owner_buffer_->mask;
+        }
     }
 
     buffer* grow(buffer* old, std::int64_t b, std::int64_t t)
@@ -221,7 +227,11 @@ private:
     alignas(cache_line_size) std::atomic<std::int64_t> top_{0};
     alignas(cache_line_size) std::atomic<std::int64_t> bottom_{0};
     bool const asymmetric_; // asymmetric_fences_available(), read by pop and steal
-    buffer* owner_buffer_;  // owner's copy of buffer_, to skip an atomic load
+    // The owner's copies of buffer_ and of its slot array and mask: push and
+    // pop use them without an atomic load and a pointer chase.
+    buffer* owner_buffer_;
+    slot* owner_slots_;
+    std::int64_t owner_mask_;
     std::int64_t top_bound_ = 0; // owner's last seen top_: a lower bound
     std::atomic<buffer*> buffer_;
 };

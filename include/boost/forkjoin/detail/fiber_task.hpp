@@ -167,10 +167,13 @@ class promise_state final : public result_state<T> {
 public:
     promise_state() noexcept : result_state<T>(1) {}
 
-    // Claims the right to complete the state. Relaxed: it only arbitrates
-    // between setters; the result is published by mark_complete().
-    bool claim() noexcept { return !satisfied_.exchange(true, std::memory_order_relaxed); }
-    bool claim_retrieval() noexcept { return !retrieved_.exchange(true, std::memory_order_relaxed); }
+    // Claims the right to complete the state, or to make its future. Plain
+    // flags: like a future, a promise is used by one thread at a time (any
+    // thread, but not two at once), so there is no setter to race with and
+    // no locked instruction to pay on the park/unpark path. The result is
+    // published by mark_complete().
+    bool claim() noexcept { return !std::exchange(satisfied_, true); }
+    bool claim_retrieval() noexcept { return !std::exchange(retrieved_, true); }
 
     template <class... Args>
     void complete_with_value(Args&&... args)
@@ -192,8 +195,8 @@ public:
     }
 
 private:
-    std::atomic<bool> satisfied_{false};
-    std::atomic<bool> retrieved_{false};
+    bool satisfied_ = false;
+    bool retrieved_ = false;
 };
 
 // See stack_pool.hpp: the worker a fiber runs on can change at a
@@ -387,7 +390,13 @@ private:
             self->fiber_ = std::move(self->fiber_).resume();
             w->set_current_fiber(outer);
             if (self->finished_) {
-                self->finish(); // the fiber's stack is back in the cache already
+                // With fcontext the stack is back in this worker's cache
+                // already and fiber_ is empty. The ucontext variant (used
+                // under ThreadSanitizer) hands back the finished fiber
+                // instead: free it here, on a worker, not in the task's
+                // destructor on whatever thread drops the last reference.
+                self->fiber_ = boost::context::fiber();
+                self->finish();
                 return;
             }
             // The fiber parked and has switched out completely: only now may

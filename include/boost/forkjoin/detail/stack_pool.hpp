@@ -48,7 +48,7 @@ public:
     ~stack_cache()
     {
         for (auto& sctx : free_)
-            release(sctx);
+            release(sctx, size_, guard_);
     }
 
     // The first call on a thread fixes its settings: every worker of one
@@ -70,23 +70,25 @@ public:
         return boost::context::fixedsize_stack(size_).allocate();
     }
 
-    void deallocate(boost::context::stack_context& sctx) noexcept
+    // `size` and `guard` are the stack's own: a thread whose cache holds
+    // other stacks (or none yet) frees it rather than keeping it.
+    void deallocate(boost::context::stack_context& sctx, std::size_t size, bool guard) noexcept
     {
-        if (free_.size() < max_cached && size_ != 0)
+        if (size == size_ && guard == guard_ && free_.size() < max_cached)
             free_.push_back(sctx); // capacity reserved: cannot throw
         else
-            release(sctx);
+            release(sctx, size, guard);
     }
 
     std::size_t cached() const noexcept { return free_.size(); }
 
 private:
-    void release(boost::context::stack_context& sctx) noexcept
+    static void release(boost::context::stack_context& sctx, std::size_t size, bool guard) noexcept
     {
-        if (guard_)
-            boost::context::protected_fixedsize_stack(size_).deallocate(sctx);
+        if (guard)
+            boost::context::protected_fixedsize_stack(size).deallocate(sctx);
         else
-            boost::context::fixedsize_stack(size_).deallocate(sctx);
+            boost::context::fixedsize_stack(size).deallocate(sctx);
     }
 
     std::size_t size_ = 0;
@@ -116,7 +118,10 @@ struct cached_stack_allocator {
     bool guard;
 
     boost::context::stack_context allocate() { return this_thread_stacks().allocate(size, guard); }
-    void deallocate(boost::context::stack_context& sctx) noexcept { this_thread_stacks().deallocate(sctx); }
+    void deallocate(boost::context::stack_context& sctx) noexcept
+    {
+        this_thread_stacks().deallocate(sctx, size, guard);
+    }
 };
 
 } // namespace boost::forkjoin::detail

@@ -1,0 +1,142 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_PERFORMANCE_FUTURES_WORKLOADS_HPP
+#define BOOST_FORKJOIN_PERFORMANCE_FUTURES_WORKLOADS_HPP
+
+// The two futures rows of the benchmark (reserved in workloads.hpp as
+// `park-unpark` and `spawn-future`). Boost.ForkJoin only: the other
+// implementations have no fibers to compare with. Each function builds its
+// own pool and returns nanoseconds; nothing here prints.
+//
+//  * park_unpark: two fibers on a one-worker pool hand a token back and forth
+//    through promises. One hand-off is: set_value (publish + take the
+//    waiter), unpark (one CAS + a push on the worker's deque), the setter's
+//    own await (register + switch out + the EXECUTING -> PARKED CAS), the
+//    worker's pop, and the switch into the other fiber. The promises are
+//    made before the clock starts. Also measured: a bare Boost.Context
+//    switch pair on the same machine, the floor under all of it.
+//  * spawn_future_vs_spawn: N empty tasks, from a worker of the pool, and
+//    wait for all of them: a scope's spawn (a heap job) against spawn_future
+//    plus get (a task object, a fiber on a cached stack, two switches).
+
+#include <boost/context/fiber.hpp>
+#include <boost/forkjoin.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace forkjoin_bench::futures {
+
+using clock = std::chrono::steady_clock;
+
+inline double ns_since(clock::time_point start, std::size_t count)
+{
+    return std::chrono::duration<double, std::nano>(clock::now() - start).count() / static_cast<double>(count);
+}
+
+struct park_unpark_result {
+    double handoff_ns;        // one park + unpark + resume of the other fiber
+    double context_switch_ns; // one bare Boost.Context switch (half a resume pair)
+    std::uint64_t reruns;     // EXECUTING_UNPARKED taken during the run
+};
+
+// `rounds` round trips: each is two hand-offs.
+template <class Pool = boost::forkjoin::thread_pool>
+park_unpark_result park_unpark(std::size_t rounds)
+{
+    namespace fj = boost::forkjoin;
+    park_unpark_result result{};
+
+    // The floor: resume a fiber that immediately resumes us back.
+    {
+        namespace ctx = boost::context;
+        std::size_t const n = rounds * 4;
+        ctx::fiber f([n](ctx::fiber&& main) {
+            for (std::size_t i = 0; i < n; ++i)
+                main = std::move(main).resume();
+            return std::move(main);
+        });
+        f = std::move(f).resume(); // warm: the first switch faults the stack in
+        auto const start = clock::now();
+        for (std::size_t i = 1; i < n; ++i)
+            f = std::move(f).resume();
+        result.context_switch_ns = ns_since(start, 2 * (n - 1));
+        f = std::move(f).resume(); // let it finish
+    }
+
+    std::vector<fj::promise<void>> to_a(rounds), to_b(rounds);
+    std::vector<fj::future<void>> a_waits, b_waits;
+    a_waits.reserve(rounds);
+    b_waits.reserve(rounds);
+    for (std::size_t i = 0; i < rounds; ++i) {
+        a_waits.push_back(to_a[i].get_future());
+        b_waits.push_back(to_b[i].get_future());
+    }
+    std::uint64_t const reruns_before = fj::detail::fiber_stats::reruns.load();
+    Pool pool(fj::pool_options{.num_threads = 1});
+    double const ns = pool.install([&] {
+        // B is spawned first and parks on to_b[0]; A then starts the clock.
+        auto b = pool.spawn_future([&] {
+            for (std::size_t i = 0; i < rounds; ++i) {
+                fj::await(b_waits[i]);
+                to_a[i].set_value();
+            }
+        });
+        auto a = pool.spawn_future([&] {
+            auto const start = clock::now();
+            for (std::size_t i = 0; i < rounds; ++i) {
+                to_b[i].set_value();
+                fj::await(a_waits[i]);
+            }
+            return ns_since(start, 2 * rounds);
+        });
+        b.get();
+        return a.get();
+    });
+    result.handoff_ns = ns;
+    result.reruns = fj::detail::fiber_stats::reruns.load() - reruns_before;
+    return result;
+}
+
+struct spawn_future_result {
+    double spawn_ns;        // per task: scope spawn, run, scope end
+    double spawn_future_ns; // per task: spawn_future, run on a fiber, get
+};
+
+template <class Pool = boost::forkjoin::thread_pool>
+spawn_future_result spawn_future_vs_spawn(std::size_t threads, std::size_t tasks, int repetitions = 5)
+{
+    namespace fj = boost::forkjoin;
+    Pool pool(fj::pool_options{.num_threads = threads});
+    spawn_future_result best{1e300, 1e300};
+    std::vector<fj::future<void>> futures;
+    futures.reserve(tasks);
+    std::atomic<std::size_t> sink{0};
+    for (int r = 0; r < repetitions; ++r) {
+        pool.install([&] {
+            auto const start = clock::now();
+            fj::scope([&](fj::lifo_scope& s) {
+                for (std::size_t i = 0; i < tasks; ++i)
+                    s.spawn([&sink] { sink.fetch_add(1, std::memory_order_relaxed); });
+            });
+            best.spawn_ns = std::min(best.spawn_ns, ns_since(start, tasks));
+        });
+        pool.install([&] {
+            auto const start = clock::now();
+            for (std::size_t i = 0; i < tasks; ++i)
+                futures.push_back(pool.spawn_future([&sink] { sink.fetch_add(1, std::memory_order_relaxed); }));
+            for (auto& f : futures)
+                f.get();
+            best.spawn_future_ns = std::min(best.spawn_future_ns, ns_since(start, tasks));
+            futures.clear();
+        });
+    }
+    return best;
+}
+
+} // namespace forkjoin_bench::futures
+
+#endif // BOOST_FORKJOIN_PERFORMANCE_FUTURES_WORKLOADS_HPP
