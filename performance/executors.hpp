@@ -17,6 +17,10 @@
 //   ex.spawn(f)               called from the main thread: submit f() and
 //                             return; see `spawn_kind` for what each does
 //   ex.stats()                sleep/wake-up counters (when has_stats)
+//   ex.pool()                 the Boost.ForkJoin pool itself (when
+//                             has_fibers): the futures workloads, which
+//                             measure the library's fibers and have no
+//                             counterpart elsewhere, run on it directly
 //
 // So the algorithm, its sizes and its cut-offs are the same for every
 // implementation and only the scheduler differs. The Rust peer
@@ -69,6 +73,7 @@ public:
     static constexpr std::string_view name = "serial";
     static constexpr spawn_kind spawn_mode = spawn_kind::inline_call;
     static constexpr bool has_stats = false;
+    static constexpr bool has_fibers = false;
 
     explicit serial_executor(std::size_t /*threads*/) noexcept {}
 
@@ -116,6 +121,9 @@ public:
     static constexpr std::string_view name = policy_name<Policy>::value;
     static constexpr spawn_kind spawn_mode = spawn_kind::detached;
     static constexpr bool has_stats = true;
+    static constexpr bool has_fibers = true;
+
+    using pool_type = boost::forkjoin::basic_thread_pool<Policy>;
 
     explicit forkjoin_executor(std::size_t threads) : pool_(options(threads)) {}
 
@@ -145,6 +153,8 @@ public:
         return {s.sleeps, s.wakeups, s.futile_wakeups, s.injected, s.steals};
     }
 
+    pool_type& pool() noexcept { return pool_; }
+
 private:
     static boost::forkjoin::pool_options options(std::size_t threads)
     {
@@ -153,7 +163,7 @@ private:
         return o;
     }
 
-    boost::forkjoin::basic_thread_pool<Policy> pool_;
+    pool_type pool_;
 };
 
 // ---------------------------------------------------------------------------
@@ -164,6 +174,7 @@ public:
     static constexpr std::string_view name = "tbb";
     static constexpr spawn_kind spawn_mode = spawn_kind::detached;
     static constexpr bool has_stats = false;
+    static constexpr bool has_fibers = false;
 
     // No slot is reserved for the main thread (the 0 below) so that jobs
     // enqueued from outside are served by `threads` workers, like the other
@@ -212,6 +223,7 @@ public:
     // would do; the caller waits for it.
     static constexpr spawn_kind spawn_mode = spawn_kind::region;
     static constexpr bool has_stats = false;
+    static constexpr bool has_fibers = false;
 
     explicit omp_executor(std::size_t threads) : threads_(static_cast<int>(threads))
     {

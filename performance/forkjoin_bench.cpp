@@ -533,6 +533,11 @@ std::string format_params(params const& p)
 run_result execute(plan_item const& item, std::string const& self, std::string const& rayon, double timeout_s)
 {
     run_result r{item.wl, item.impl, item.threads, run_state::failed, {}, {}, 0.0};
+    if (item.wl->forkjoin_only && !item.impl.starts_with("forkjoin-")) {
+        r.state = run_state::skipped;
+        r.note = fmt::format("Boost.ForkJoin only: {} has no fibers (nothing parks, no spawn_future)", item.impl);
+        return r;
+    }
     std::vector<std::string> args;
     if (item.impl == "rayon") {
         if (rayon.empty()) {

@@ -19,10 +19,18 @@
 //  * spawn_future_vs_spawn: N empty tasks, from a worker of the pool, and
 //    wait for all of them: a scope's spawn (a heap job) against spawn_future
 //    plus get (a task object, a fiber on a cached stack, two switches).
+//
+// Each function comes in two forms: one that builds its own pool of type
+// Pool (park_unpark: one worker), and one that runs on a pool it is given.
+// forkjoin_bench uses the second, on the pool its executor already owns, so
+// that no second, idle pool (whose sleep::spin workers would never block)
+// competes for the cores during the measure.
 
 #include <boost/context/fiber.hpp>
 #include <boost/forkjoin.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -43,9 +51,10 @@ struct park_unpark_result {
     std::uint64_t reruns;     // EXECUTING_UNPARKED taken during the run
 };
 
-// `rounds` round trips: each is two hand-offs.
-template <class Pool = boost::forkjoin::thread_pool>
-park_unpark_result park_unpark(std::size_t rounds)
+// `rounds` round trips on `pool`: each is two hand-offs. Called from outside
+// the pool.
+template <class Pool>
+park_unpark_result park_unpark(Pool& pool, std::size_t rounds)
 {
     namespace fj = boost::forkjoin;
     park_unpark_result result{};
@@ -76,7 +85,6 @@ park_unpark_result park_unpark(std::size_t rounds)
         b_waits.push_back(to_b[i].get_future());
     }
     std::uint64_t const reruns_before = fj::detail::fiber_stats::reruns.load();
-    Pool pool(fj::pool_options{.num_threads = 1});
     double const ns = pool.install([&] {
         // B is spawned first and parks on to_b[0]; A then starts the clock.
         auto b = pool.spawn_future([&] {
@@ -101,16 +109,24 @@ park_unpark_result park_unpark(std::size_t rounds)
     return result;
 }
 
+// The same on a pool of its own with one worker.
+template <class Pool = boost::forkjoin::thread_pool>
+park_unpark_result park_unpark(std::size_t rounds)
+{
+    Pool pool(boost::forkjoin::pool_options{.num_threads = 1});
+    return park_unpark(pool, rounds);
+}
+
 struct spawn_future_result {
     double spawn_ns;        // per task: scope spawn, run, scope end
     double spawn_future_ns; // per task: spawn_future, run on a fiber, get
 };
 
-template <class Pool = boost::forkjoin::thread_pool>
-spawn_future_result spawn_future_vs_spawn(std::size_t threads, std::size_t tasks, int repetitions = 5)
+// Best of `repetitions` on `pool`, called from outside the pool.
+template <class Pool>
+spawn_future_result spawn_future_vs_spawn(Pool& pool, std::size_t tasks, int repetitions = 5)
 {
     namespace fj = boost::forkjoin;
-    Pool pool(fj::pool_options{.num_threads = threads});
     spawn_future_result best{1e300, 1e300};
     std::vector<fj::future<void>> futures;
     futures.reserve(tasks);
@@ -135,6 +151,14 @@ spawn_future_result spawn_future_vs_spawn(std::size_t threads, std::size_t tasks
         });
     }
     return best;
+}
+
+// The same on a pool of its own with `threads` workers.
+template <class Pool = boost::forkjoin::thread_pool>
+spawn_future_result spawn_future_vs_spawn(std::size_t threads, std::size_t tasks, int repetitions = 5)
+{
+    Pool pool(boost::forkjoin::pool_options{.num_threads = threads});
+    return spawn_future_vs_spawn(pool, tasks, repetitions);
 }
 
 } // namespace forkjoin_bench::futures

@@ -25,6 +25,7 @@
 // --list and in the report, and are never run.
 
 #include "executors.hpp"
+#include "futures_workloads.hpp"
 #include "measure.hpp"
 
 #include <atomic>
@@ -584,9 +585,72 @@ struct wakeups_kernel {
     }
 };
 
+// ---------------------------------------------------------------------------
+// park-unpark and spawn-future: the library's fibers (futures_workloads.hpp).
+// Boost.ForkJoin only: no other implementation has a fiber to park, so the
+// driver reports their rows as n/a without running them (workload::
+// forkjoin_only), and a child asked anyway says so with `skip`. Both run on
+// the executor's own pool, so that no second pool idles beside the measure.
+// ---------------------------------------------------------------------------
+
+struct park_unpark_kernel {
+    static constexpr std::string_view name = "park-unpark";
+
+    template <class Ex>
+    static void run(Ex& ex, run_context const& ctx)
+    {
+        if constexpr (!Ex::has_fibers) {
+            skip("Boost.ForkJoin only: no fibers to park and unpark");
+        } else {
+            auto rounds = ctx.args.get("rounds");
+            repeat(ctx, [&] {
+                stopwatch sw;
+                auto r = futures::park_unpark(ex.pool(), rounds);
+                auto e = sw.stop();
+                // A round trip is two hand-offs (A -> B -> A); the bare
+                // Boost.Context round trip is two switches (main -> f -> main).
+                double const roundtrip = 2.0 * r.handoff_ns;
+                double const ctx_roundtrip = 2.0 * r.context_switch_ns;
+                // The unit is one park/unpark cycle (a hand-off: one
+                // fiber parks, the unpark submits it as a job, a worker
+                // resumes it), compared with one bare switch.
+                return fmt::format("wall_ns={} cpu_ns={} rounds={} roundtrip_ns={:.2f} handoff_ns={:.2f} "
+                                   "ctx_switch_ns={:.3f} ctx_roundtrip_ns={:.3f} handoff_per_switch={:.3f} "
+                                   "reruns={}",
+                                   e.wall_ns, e.cpu_ns, rounds, roundtrip, r.handoff_ns, r.context_switch_ns,
+                                   ctx_roundtrip, r.handoff_ns / r.context_switch_ns, r.reruns);
+            });
+        }
+    }
+};
+
+struct spawn_future_kernel {
+    static constexpr std::string_view name = "spawn-future";
+
+    template <class Ex>
+    static void run(Ex& ex, run_context const& ctx)
+    {
+        if constexpr (!Ex::has_fibers) {
+            skip("Boost.ForkJoin only: no spawn_future");
+        } else {
+            auto tasks = ctx.args.get("tasks");
+            auto inner = static_cast<int>(ctx.args.get("inner"));
+            repeat(ctx, [&] {
+                stopwatch sw;
+                auto r = futures::spawn_future_vs_spawn(ex.pool(), tasks, inner);
+                auto e = sw.stop();
+                return fmt::format("wall_ns={} cpu_ns={} tasks={} inner={} spawn_future_ns={:.2f} spawn_ns={:.2f} "
+                                   "future_per_spawn={:.3f}",
+                                   e.wall_ns, e.cpu_ns, tasks, inner, r.spawn_future_ns, r.spawn_ns,
+                                   r.spawn_future_ns / r.spawn_ns);
+            });
+        }
+    }
+};
+
 // Every kernel the C++ child can run, looked up by name.
 using kernels = std::tuple<fib_kernel, increment_all_kernel, nbody_kernel, quicksort_kernel, noop_spawn_kernel,
-                           idle_kernel, wake_latency_kernel, wakeups_kernel>;
+                           idle_kernel, wake_latency_kernel, wakeups_kernel, park_unpark_kernel, spawn_future_kernel>;
 
 // Runs kernel `name` on `ex`; false when there is no such kernel.
 template <class Ex>
@@ -629,6 +693,9 @@ struct workload {
     int reps_full;
     int reps_quick;
     int warmup;
+    // Measures something only Boost.ForkJoin has (its fibers): the other
+    // implementations are reported as n/a and not run.
+    bool forkjoin_only = false;
 
     bool implemented() const noexcept { return !kernel.empty(); }
 };
@@ -716,11 +783,28 @@ inline std::vector<workload> const& registry()
          {{"tries", "20"}, {"sleep_ms", "5"}},
          "20 jobs after 5 ms of idleness instead of 100 after 20 ms",
          1, 1, 0},
-        // Reserved for the futures work; see README.md.
-        {"park-unpark", "", "reserved: park/unpark round trip of a blocked future", {"wall_ns", "", 1e-3, "us", 2},
-         {}, false, {}, {}, "", 0, 0, 0},
-        {"spawn-future", "", "reserved: spawn_future + get round trip", {"wall_ns", "", 1e-3, "us", 2},
-         {}, false, {}, {}, "", 0, 0, 0},
+        // The futures rows: Boost.ForkJoin only (see README.md).
+        {"park-unpark", "park-unpark",
+         "two fibers hand a token back and forth through promises: one park/unpark cycle (Boost.ForkJoin only)",
+         {"handoff_ns", "", 1.0, "ns/cycle", 1},
+         {{"roundtrip_ns", "", 1.0, "ping-pong ns", 1},
+          {"ctx_switch_ns", "", 1.0, "ctx sw ns", 1},
+          {"handoff_per_switch", "", 1.0, "cycle/ctx sw", 1},
+          {"reruns", "rounds", 0.5, "reruns/cycle", 3}},
+         false,
+         {{"rounds", "500000"}},
+         {{"rounds", "100000"}},
+         "100,000 round trips per repetition instead of 500,000",
+         5, 3, 1, true},
+        {"spawn-future", "spawn-future",
+         "N empty tasks from a worker: spawn_future + get against a scope's spawn (Boost.ForkJoin only)",
+         {"spawn_future_ns", "", 1.0, "ns/future", 1},
+         {{"spawn_ns", "", 1.0, "spawn ns", 1}, {"future_per_spawn", "", 1.0, "x spawn", 2}},
+         false,
+         {{"tasks", "100000"}, {"inner", "5"}},
+         {{"tasks", "20000"}, {"inner", "3"}},
+         "20,000 tasks, best of 3, instead of 100,000, best of 5",
+         5, 3, 1, true},
     };
     return rows;
 }

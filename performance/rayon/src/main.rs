@@ -597,6 +597,9 @@ fn main() {
         "idle" => run_idle(&args, &pool),
         "wake-latency" => run_wake_latency(&args, &pool),
         "wakeups" => println!("skip rayon exposes no sleep/wake-up counters"),
+        // Boost.ForkJoin's fibers; the driver reports these as n/a without
+        // asking, this is for a direct call.
+        "park-unpark" | "spawn-future" => println!("skip Boost.ForkJoin only: rayon has no fibers"),
         other => {
             println!("skip unknown workload '{other}'");
         }
