@@ -174,20 +174,18 @@ std::int64_t run(node const& n, context const& ctx)
         auto [a, b] = fj::join([&] { return run(n.kids[0], ctx); }, [&] { return run(n.kids[1], ctx); });
         return a + b;
     }
-    case op::scope: {
-        std::atomic<std::int64_t> sum{0};
-        fj::scope([&](fj::lifo_scope& s) {
-            for (node const& kid : n.kids)
-                s.spawn([&] { sum += run(kid, ctx); });
-        });
-        return sum.load();
-    }
+    case op::scope:
     case op::scope_fifo: {
+        // Spawn every kid into the scope and sum what they return.
         std::atomic<std::int64_t> sum{0};
-        fj::scope_fifo([&](fj::fifo_scope& s) {
+        auto spawn_kids = [&](auto& s) {
             for (node const& kid : n.kids)
                 s.spawn([&] { sum += run(kid, ctx); });
-        });
+        };
+        if (n.kind == op::scope)
+            fj::scope(spawn_kids);
+        else
+            fj::scope_fifo(spawn_kids);
         return sum.load();
     }
     case op::yield:

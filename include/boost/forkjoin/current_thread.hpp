@@ -35,32 +35,34 @@ enum class yield_result {
     idle      // found nothing to run
 };
 
-// Runs one pending job of the current pool (own deque, broadcasts, other
-// workers, injector), if any. Nothing outside pools.
-inline std::optional<yield_result> yield_now()
+namespace detail {
+// The common part of the yields: run what the search found, if anything.
+template <class Search>
+std::optional<yield_result> yield_with(Search search)
 {
-    detail::worker_thread* const w = detail::current_worker;
+    worker_thread* const w = current_worker;
     if (w == nullptr)
         return std::nullopt;
-    if (auto job = w->find_work()) {
+    if (std::optional<job_ref> const job = search(*w)) {
         w->execute(*job);
         return yield_result::executed;
     }
     return yield_result::idle;
+}
+} // namespace detail
+
+// Runs one pending job of the current pool (own deque, broadcasts, other
+// workers, injector), if any. Nothing outside pools.
+inline std::optional<yield_result> yield_now()
+{
+    return detail::yield_with([](detail::worker_thread& w) { return w.find_work(); });
 }
 
 // Runs one job of the calling worker's own deque, if any. Nothing outside
 // pools.
 inline std::optional<yield_result> yield_local()
 {
-    detail::worker_thread* const w = detail::current_worker;
-    if (w == nullptr)
-        return std::nullopt;
-    if (auto job = w->take_local_job()) {
-        w->execute(*job);
-        return yield_result::executed;
-    }
-    return yield_result::idle;
+    return detail::yield_with([](detail::worker_thread& w) { return w.take_local_job(); });
 }
 
 // Tell the pool that the calling worker is about to block in user code

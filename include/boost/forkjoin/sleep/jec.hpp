@@ -179,8 +179,10 @@ private:
 
     // Makes the JEC even if it was odd, and returns the value after the
     // toggle: the snapshot to compare against before sleeping. Keeping the
-    // value from *before* the toggle would make every worker see its own
-    // toggle as new work and never sleep.
+    // value from *before* the toggle would make a worker take its own toggle
+    // for new work: a futile "partial wake" (search again, announce again)
+    // before every sleep, Blitz's partial wake storm. The model checks this
+    // (test/model, mutant JEC_BEFORE_TOGGLE).
     word announce_sleepy() noexcept
     {
         return jobs_counter(increment_jobs_counter_if([](word c) { return !jec_is_sleepy(c); }));
