@@ -13,7 +13,8 @@
 //   ex.install(f)             called from the main thread: run f() inside the
 //                             pool, wait for it, return its result
 //   ex.join(a, b)             called inside install(): run a() and b(),
-//                             possibly in parallel, return when both are done
+//                             possibly in parallel, return {a(), b()} when
+//                             both are done (void as std::monostate)
 //   ex.spawn(f)               called from the main thread: submit f() and
 //                             return; see `spawn_kind` for what each does
 //   ex.stats()                sleep/wake-up counters (when has_stats)
@@ -41,9 +42,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <variant>
 
 namespace forkjoin_bench {
 
@@ -65,6 +68,27 @@ struct wake_stats {
     std::uint64_t steals = 0;
 };
 
+// join(a, b) returns {a(), b()}, a void result as std::monostate, as
+// boost::forkjoin::join and rayon::join do; the oneTBB and OpenMP adaptors
+// build the pair from their void-callable primitives, as their users do.
+template <class F>
+using join_value_t =
+    std::conditional_t<std::is_void_v<std::invoke_result_t<F&>>, std::monostate, std::invoke_result_t<F&>>;
+
+template <class F>
+join_value_t<F> call_for_value(F& f)
+{
+    if constexpr (std::is_void_v<std::invoke_result_t<F&>>) {
+        f();
+        return {};
+    } else {
+        return f();
+    }
+}
+
+template <class A, class B>
+using join_pair_t = std::pair<join_value_t<A>, join_value_t<B>>;
+
 // ---------------------------------------------------------------------------
 // serial: join is a then b. The reference every ratio "vs serial" uses.
 // ---------------------------------------------------------------------------
@@ -84,10 +108,10 @@ public:
     }
 
     template <class A, class B>
-    void join(A&& a, B&& b)
+    join_pair_t<A, B> join(A&& a, B&& b)
     {
-        std::forward<A>(a)();
-        std::forward<B>(b)();
+        auto ra = call_for_value(a);
+        return {std::move(ra), call_for_value(b)};
     }
 
     template <class F>
@@ -136,9 +160,9 @@ public:
     // The free function, not a member: inside install() it finds the current
     // worker's pool, which is how user code calls it.
     template <class A, class B>
-    void join(A&& a, B&& b)
+    join_pair_t<A, B> join(A&& a, B&& b)
     {
-        boost::forkjoin::join(std::forward<A>(a), std::forward<B>(b));
+        return boost::forkjoin::join(std::forward<A>(a), std::forward<B>(b));
     }
 
     template <class F>
@@ -195,9 +219,12 @@ public:
     }
 
     template <class A, class B>
-    void join(A&& a, B&& b)
+    join_pair_t<A, B> join(A&& a, B&& b)
     {
-        oneapi::tbb::parallel_invoke(std::forward<A>(a), std::forward<B>(b));
+        std::optional<join_value_t<A>> ra;
+        std::optional<join_value_t<B>> rb;
+        oneapi::tbb::parallel_invoke([&] { ra.emplace(call_for_value(a)); }, [&] { rb.emplace(call_for_value(b)); });
+        return {std::move(*ra), std::move(*rb)};
     }
 
     template <class F>
@@ -248,16 +275,19 @@ public:
     }
 
     template <class A, class B>
-    void join(A&& a, B&& b)
+    join_pair_t<A, B> join(A&& a, B&& b)
     {
-        // `b` lives on this frame until the taskwait; pass its address so the
-        // task neither copies the callable nor depends on OpenMP's rules for
-        // references in data-sharing clauses.
+        // `b` and its result live on this frame until the taskwait; pass
+        // their addresses so the task neither copies the callable nor
+        // depends on OpenMP's rules for references in data-sharing clauses.
+        std::optional<join_value_t<B>> rb;
         auto* pb = &b;
-#pragma omp task firstprivate(pb)
-        (*pb)();
-        a();
+        auto* prb = &rb;
+#pragma omp task firstprivate(pb, prb)
+        prb->emplace(call_for_value(*pb));
+        auto ra = call_for_value(a);
 #pragma omp taskwait
+        return {std::move(ra), std::move(*rb)};
     }
 
     template <class F>

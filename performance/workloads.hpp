@@ -97,8 +97,7 @@ std::uint64_t fib(Ex& ex, unsigned n)
 {
     if (n < 2)
         return n;
-    std::uint64_t a = 0, b = 0;
-    ex.join([&] { a = fib(ex, n - 1); }, [&] { b = fib(ex, n - 2); });
+    auto [a, b] = ex.join([&ex, n] { return fib(ex, n - 1); }, [&ex, n] { return fib(ex, n - 2); });
     return a + b;
 }
 
@@ -284,9 +283,8 @@ pair_sum interact(Ex& ex, body const& prev, std::span<body const> bodies, zones 
     if (bodies.size() <= grain)
         return interact_serial(prev, bodies, z);
     auto mid = bodies.size() / 2;
-    pair_sum a, b;
-    ex.join([&] { a = interact(ex, prev, bodies.first(mid), z, grain); },
-            [&] { b = interact(ex, prev, bodies.subspan(mid), z, grain); });
+    auto [a, b] = ex.join([&] { return interact(ex, prev, bodies.first(mid), z, grain); },
+                          [&] { return interact(ex, prev, bodies.subspan(mid), z, grain); });
     return {a.diff + b.diff, a.diff2 + b.diff2};
 }
 

@@ -47,6 +47,7 @@
 // Deadlock detection: mark_blocked() / mark_unblocked() account for workers
 // blocked in user code (see doc/sleep_policy.adoc#deadlocks).
 
+#include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/latch.hpp>
 
 #include <atomic>
@@ -72,7 +73,7 @@ struct push_filter {
     std::size_t flip;
     std::size_t mask;
 
-    bool wants_notification() const noexcept
+    BOOST_FORKJOIN_FORCEINLINE bool wants_notification() const noexcept
     {
         return ((word->load(std::memory_order_seq_cst) ^ flip) & mask) != 0;
     }

@@ -68,7 +68,7 @@ public:
     ~chase_lev_deque() { delete buffer_.load(std::memory_order_relaxed); }
 
     // Owner only.
-    void push(job_ref job)
+    BOOST_FORKJOIN_FORCEINLINE void push(job_ref job)
     {
         std::int64_t const b = bottom_.load(std::memory_order_relaxed);
         // top_ only grows, so an old value is a lower bound: if the deque is
@@ -91,7 +91,7 @@ public:
     }
 
     // Owner only. LIFO end.
-    std::optional<job_ref> pop()
+    BOOST_FORKJOIN_FORCEINLINE std::optional<job_ref> pop()
     {
         std::int64_t const b = bottom_.load(std::memory_order_relaxed) - 1;
         bottom_.store(b, std::memory_order_relaxed);

@@ -127,7 +127,7 @@ public:
     registry_base& registry() const noexcept { return registry_; }
 
     // Pushes on the own deque and tells the sleep policy, if it listens.
-    inline void push(job_ref job);
+    BOOST_FORKJOIN_FORCEINLINE void push(job_ref job);
     // spawn_fifo: the job goes to the worker's FIFO, and a placeholder that
     // runs the FIFO's oldest job goes on the deque, so jobs spawned by one
     // worker start in spawn order whoever runs them.
@@ -137,7 +137,7 @@ public:
         push({&locked_job_queue::run_front, &fifo_});
     }
 
-    std::optional<job_ref> take_local_job()
+    BOOST_FORKJOIN_FORCEINLINE std::optional<job_ref> take_local_job()
     {
         if (BOOST_FORKJOIN_LIKELY(!breadth_first_))
             return deque_.pop();
@@ -420,7 +420,7 @@ private:
 
 // --- worker_thread members that need the registry ---------------------------
 
-inline void worker_thread::push(job_ref job)
+BOOST_FORKJOIN_FORCEINLINE void worker_thread::push(job_ref job)
 {
     deque_.push(job);
     if (BOOST_FORKJOIN_UNLIKELY(push_filter_.wants_notification()))
