@@ -129,7 +129,7 @@ fi
 # Differential fuzzing: replay the kept regressions, then fuzz for a while.
 fuzz() {
     b2 -j"$jobs" toolset=clang-14 test/fuzz//stage || return 1
-    mkdir -p build/fuzz-corpus build/fuzz-artifacts
+    mkdir -p build/fuzz-corpus build/fuzz-artifacts test/fuzz/regressions
     local regressions=(test/fuzz/regressions/*)
     if [ -e "${regressions[0]}" ]; then
         build/fuzz/program_fuzzer "${regressions[@]}" || return 1
