@@ -4,8 +4,13 @@
 
 // The cost of join itself: fib(32) with a join at every level and no
 // cutoff, on 1 and 2 threads of each sleep policy, as a ratio to the serial
-// fib(32) measured in the same run (medians of 7). The benchmark program in
-// performance/ does this and more against Rayon, oneTBB and OpenMP.
+// fib(32). The benchmark program in performance/ does this and more against
+// Rayon, oneTBB and OpenMP.
+//
+// Each repetition times the serial version and the pool back to back and
+// takes their ratio; the report is the median of those ratios. On a shared
+// machine whose speed drifts over seconds, ratios of neighbouring
+// measurements are stable where separately taken medians are not.
 
 #include <boost/forkjoin.hpp>
 
@@ -16,8 +21,8 @@
 
 namespace fj = boost::forkjoin;
 
-// noinline so that the compiler cannot turn the serial recursion into a
-// loop: the baseline is a real call per node, like the parallel version.
+// noinline so that the compiler cannot merge the serial recursion into the
+// caller: the baseline keeps a call per level, like the parallel version.
 [[gnu::noinline]] long fib_serial(int n) { return n < 2 ? n : fib_serial(n - 1) + fib_serial(n - 2); }
 
 long fib(int n)
@@ -29,41 +34,54 @@ long fib(int n)
 }
 
 template <class F>
-double median_ms(F&& f, int reps = 7)
+double time_ms(F&& f)
 {
-    std::vector<double> times;
-    f(); // warm-up
-    for (int i = 0; i < reps; ++i) {
-        auto const start = std::chrono::steady_clock::now();
-        f();
-        times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    }
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
+    auto const start = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-template <class Policy>
-void measure(char const* name, double serial_ms)
+double median(std::vector<double> v)
 {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+// The argument goes through a volatile so that the compiler can neither
+// evaluate the call once and reuse it nor fold it at compile time.
+int volatile fib_n = 32;
+long volatile sink = 0;
+
+template <class Policy>
+bool measure(char const* name)
+{
+    bool ok = true;
     for (std::size_t threads : {1, 2}) {
         fj::basic_thread_pool<Policy> pool({.num_threads = threads});
-        long result = 0;
-        double const ms = median_ms([&] { result = pool.install([] { return fib(32); }); });
-        std::printf("%-8s %zu thread%s  %7.2f ms  %5.2fx serial  %5.2f ns/join  (fib = %ld)\n", name, threads,
-                    threads == 1 ? " " : "s", ms, ms / serial_ms, ms * 1e6 / 3'524'577.0, result);
+        std::vector<double> serial, parallel, ratio;
+        for (int rep = 0; rep < 16; ++rep) {
+            double const s = time_ms([] { sink = fib_serial(fib_n); });
+            long result = 0;
+            double const p = time_ms([&] { result = pool.install([] { return fib(fib_n); }); });
+            ok &= result == 2178309;
+            if (rep == 0)
+                continue; // warm-up
+            serial.push_back(s);
+            parallel.push_back(p);
+            ratio.push_back(p / s);
+        }
+        std::printf("%-8s %zu thread%s  %7.2f ms (serial %5.2f ms)  %5.2fx serial  %5.2f ns/join\n", name, threads,
+                    threads == 1 ? " " : "s", median(parallel), median(serial), median(ratio),
+                    median(parallel) * 1e6 / 3'524'577.0);
     }
+    return ok;
 }
 
 int main()
 {
-    // The argument goes through a volatile so that the compiler can neither
-    // evaluate the call once and reuse it nor fold it at compile time.
-    int volatile n = 32;
-    long volatile sink = 0;
-    double const serial_ms = median_ms([&] { sink = fib_serial(n); });
-    std::printf("serial            %7.2f ms\n", serial_ms);
-    measure<fj::sleep::spin>("spin", serial_ms);
-    measure<fj::sleep::legacy>("legacy", serial_ms);
-    measure<fj::sleep::jec>("jec", serial_ms);
-    return sink == 2178309 ? 0 : 1;
+    std::printf("fib(32), 3,524,577 joins; medians of 15 paired repetitions\n");
+    bool ok = measure<fj::sleep::spin>("spin");
+    ok &= measure<fj::sleep::legacy>("legacy");
+    ok &= measure<fj::sleep::jec>("jec");
+    return ok ? 0 : 1;
 }

@@ -886,12 +886,23 @@ void write_plots(std::string const& dir, std::vector<workload const*> const& wls
                 continue;
             log_scale = lo > 0 && hi / lo > 30; // else the small bars vanish
         }
+        // A gnuplot string in single quotes: a quote inside is written twice
+        // (titles say "a scope's spawn").
+        auto quoted = [](std::string_view text) {
+            std::string out = "'";
+            for (char c : text)
+                out += c == '\'' ? std::string("''") : std::string(1, c);
+            return out + "'";
+        };
         std::ofstream gp(base.string() + ".gp");
         gp << "set terminal pngcairo size 1000,560 noenhanced font 'sans,10'\n"
-           << "set output '" << base.string() << ".png'\n"
-           << "set title '" << wl->name << ": " << wl->title << (quick ? " [--quick sizes]" : "") << "'\n"
-           << "set ylabel '" << wl->primary.label << (log_scale ? ", log scale" : "")
-           << " (median, bars: min-max; lower is better)'\n"
+           << "set output " << quoted(base.string() + ".png") << "\n"
+           << "set title "
+           << quoted(fmt::format("{}: {}{}", wl->name, wl->title, quick ? " [--quick sizes]" : "")) << "\n"
+           << "set ylabel "
+           << quoted(fmt::format("{}{} (median, bars: min-max; lower is better)", wl->primary.label,
+                                 log_scale ? ", log scale" : ""))
+           << "\n"
            << "set datafile missing '?'\nset style data histogram\n"
            << "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.7 border -1\n"
            << "set grid ytics\nset key top left\nset xtics rotate by -20\n"

@@ -139,6 +139,10 @@ fuzz() {
 }
 run_check fuzz fuzz
 
+# The benchmark's smoke test: every workload on every implementation at
+# reduced sizes; it fails if any run crashes, hangs or computes a wrong result.
+run_check benchmark_quick performance/run.sh --quick
+
 [ -x test/model/check.sh ] && run_counted_check spin_models test/model/check.sh
 [ -x test/litmus/run.sh ] && run_counted_check fence_litmus test/litmus/run.sh
 
