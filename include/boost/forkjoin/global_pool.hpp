@@ -33,6 +33,9 @@ inline std::atomic<thread_pool*> global_pool_instance{nullptr};
 
 inline void destroy_global_pool() noexcept
 {
+    // Exchange, so that the pool is deleted once even if exit handlers race;
+    // acquire pairs with create_global_pool's release store (we delete a
+    // fully built pool), release publishes the null to later readers.
     thread_pool* const pool = global_pool_instance.exchange(nullptr, std::memory_order_acq_rel);
     if (pool == nullptr)
         return;
