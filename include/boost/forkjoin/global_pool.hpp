@@ -39,7 +39,7 @@ inline void destroy_global_pool() noexcept
     thread_pool* const pool = global_pool_instance.exchange(nullptr, std::memory_order_acq_rel);
     if (pool == nullptr)
         return;
-    if (worker_thread* w = current_worker; w != nullptr && &w->registry() == &pool->registry())
+    if (pool->registry().owns(current_worker))
         return; // exit called on one of its workers: it cannot join itself
     delete pool;
 }

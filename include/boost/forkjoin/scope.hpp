@@ -126,19 +126,15 @@ private:
     void submit(detail::job_ref job)
     {
         detail::worker_thread* const worker = detail::current_worker;
-        bool const ours = worker != nullptr && &worker->registry() == &registry_;
         if constexpr (Order == scope_order::fifo) {
-            if (ours) {
+            if (registry_.owns(worker)) {
                 detail::locked_job_queue& fifo = fifos_[worker->index()];
                 fifo.push(job);
                 worker->push({&detail::locked_job_queue::run_front, &fifo});
                 return;
             }
         }
-        if (ours)
-            worker->push(job);
-        else
-            registry_.inject(job); // the injector is FIFO already
+        registry_.push_or_inject(job, worker); // the injector is FIFO already
     }
 
     void record_exception(std::exception_ptr error) noexcept

@@ -116,7 +116,7 @@ public:
     std::optional<std::size_t> current_thread_index() const noexcept
     {
         detail::worker_thread* const w = detail::current_worker;
-        if (w != nullptr && &w->registry() == registry_.get())
+        if (registry_->owns(w))
             return w->index();
         return std::nullopt;
     }

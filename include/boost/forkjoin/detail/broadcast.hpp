@@ -48,7 +48,7 @@ auto broadcast(registry_base& registry, F& f)
     activity_guard const keep_workers(registry);
     std::size_t const n = registry.num_threads();
     worker_thread* const worker = current_worker;
-    bool const own_worker = worker != nullptr && &worker->registry() == &registry;
+    bool const own_worker = registry.owns(worker);
     count_latch latch(own_worker ? worker : nullptr);
 
     std::vector<broadcast_job> jobs;

@@ -344,11 +344,7 @@ private:
     void submit() noexcept
     {
         job_ref const job{&run, this};
-        worker_thread* const w = fresh_current_worker();
-        if (w != nullptr && &w->registry() == registry_)
-            w->push(job);
-        else
-            registry_->inject(job);
+        registry_->push_or_inject(job, fresh_current_worker());
     }
 
     // The job. It runs on a worker, on the worker's own stack or on top of

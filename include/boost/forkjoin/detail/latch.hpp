@@ -77,9 +77,6 @@ public:
     // (or about to block) and must be woken by the caller.
     bool set() noexcept { return state_.exchange(set_state, std::memory_order_seq_cst) == sleeping; }
 
-    // Back to UNSET; only for latches that are reused by their single owner.
-    void reset() noexcept { state_.store(unset, std::memory_order_relaxed); }
-
 private:
     std::atomic<std::uint32_t> state_{unset};
 };
@@ -99,12 +96,6 @@ public:
     {
         std::unique_lock lock(mutex_);
         cv_.wait(lock, [this] { return is_set_; });
-    }
-
-    bool probe()
-    {
-        std::lock_guard lock(mutex_);
-        return is_set_;
     }
 
 private:

@@ -278,7 +278,7 @@ public:
 
     void join_threads()
     {
-        if (current_worker != nullptr && &current_worker->registry() == this)
+        if (owns(current_worker))
             std::terminate(); // a worker would wait for itself: a logic error, as std::thread::join on itself
         for (auto& t : threads_)
             if (t.joinable())
@@ -318,11 +318,15 @@ public:
     std::optional<job_ref> pop_injected() { return injector_.pop(); }
     bool has_injected_jobs() const noexcept { return injector_.has_jobs(); }
 
-    // Push on the current worker's deque if it belongs here, else inject.
-    void inject_or_push(job_ref job)
+    // Whether `w` (a current_worker value, maybe null) is one of ours. The
+    // caller reads current_worker itself: code on a fiber must re-read it
+    // after every suspension (fiber_task.hpp).
+    bool owns(worker_thread const* w) const noexcept { return w != nullptr && &w->registry() == this; }
+
+    // Push on `w`'s deque if it is one of ours, else inject.
+    void push_or_inject(job_ref job, worker_thread* w)
     {
-        worker_thread* const w = current_worker;
-        if (w != nullptr && &w->registry() == this)
+        if (owns(w))
             w->push(job);
         else
             inject(job);

@@ -46,7 +46,7 @@ template <class F>
 std::invoke_result_t<F> install(registry_base& registry, F&& f)
 {
     worker_thread* const worker = current_worker;
-    if (worker != nullptr && &worker->registry() == &registry)
+    if (registry.owns(worker))
         return std::invoke(std::forward<F>(f));
 
     activity_guard const keep_workers(registry);
@@ -83,14 +83,10 @@ void spawn(registry_base& registry, F&& f, bool fifo)
         throw;
     }
     worker_thread* const worker = current_worker;
-    if (worker != nullptr && &worker->registry() == &registry) {
-        if (fifo)
-            worker->push_fifo(job);
-        else
-            worker->push(job);
-    } else {
-        registry.inject(job);
-    }
+    if (fifo && registry.owns(worker))
+        worker->push_fifo(job);
+    else
+        registry.push_or_inject(job, worker); // the injector is FIFO already
 }
 
 } // namespace boost::forkjoin::detail
