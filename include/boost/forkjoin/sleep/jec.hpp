@@ -276,13 +276,16 @@ private:
         std::lock_guard lock(state.mutex);
         if (!state.is_blocked)
             return false;
+        // Count it active first: a thread that sees the wake (is_blocked
+        // false, or the sleeping count down) and then marks itself blocked
+        // must not find the pool without an active thread.
+        deadlocks_.threads_woken(1);
         state.is_blocked = false;
         state.cv.notify_one();
         // The waker decrements the sleeping count, not the sleeper: the
         // sleeper may take a while to run, and publishers in between must
         // not count it as asleep (and skip waking someone else).
         counters_.fetch_sub(one_sleeping, std::memory_order_seq_cst);
-        deadlocks_.threads_woken(1);
         return true;
     }
 

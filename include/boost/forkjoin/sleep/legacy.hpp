@@ -20,8 +20,9 @@
 // asleep" under the mutex and blocks on the one condition variable.
 //
 // Whoever publishes work (a push, an injection, a latch set) tickles: one
-// seq-cst load, and only if the word is non-zero a swap to 0 (which tells
-// the sleepy worker it must not sleep) and, if bit 0 was set, notify_all.
+// seq-cst load, and only if the word is non-zero, under the mutex, a swap
+// to 0 (which tells the sleepy worker it must not sleep) and, if bit 0 was
+// set, notify_all.
 //
 // Trade-offs: a tickle on the hot path is a single load; but a wake-up is
 // all-or-nothing (every sleeper wakes, most go back to sleep) and only one
@@ -126,17 +127,28 @@ private:
 
     void tickle_cold()
     {
+        // Under the mutex, because workers fall asleep only under it: the
+        // sleeping bit cannot appear or vanish until we are done.
+        std::lock_guard lock(mutex_);
+        // Relaxed: the bit is set only under this mutex, which we hold.
+        bool const sleepers = anyone_sleeping(state_.load(std::memory_order_relaxed));
+        // Count the sleepers active again *before* the swap shows anyone that
+        // they are being woken. Otherwise a worker that reads the cleared
+        // word (so does not tickle) and then marks itself blocked would find
+        // no active thread and report a deadlock that this very tickle is
+        // about to end. (Rayon updated the count after the swap and had
+        // that false positive; the deadlock test found it here.)
+        if (sleepers)
+            deadlocks_.all_threads_woken();
         // Release suffices for the swap: every attempt to get sleepy or to
         // fall asleep is a CAS on this word, so it is ordered before or
         // after this swap in the word's modification order. After: the CAS
         // fails or sees our release and hence the published work. Before:
-        // we see it here; if that worker was falling asleep we take the lock
-        // below and so synchronize with it.
-        std::size_t const old_state = state_.exchange(awake, std::memory_order_release);
-        if (anyone_sleeping(old_state)) {
-            std::lock_guard lock(mutex_);
+        // it got sleepy (we clear it) or fell asleep under the mutex we
+        // now hold (we synchronized with it and wake it below).
+        state_.exchange(awake, std::memory_order_release);
+        if (sleepers) {
             ++wake_generation_;
-            deadlocks_.all_threads_woken();
             wake_all_.notify_all();
         }
     }
