@@ -9,12 +9,13 @@
 
 #include <boost/forkjoin/broadcast.hpp>
 #include <boost/forkjoin/broadcast_context.hpp>
+#include <boost/forkjoin/capacity.hpp>
+#include <boost/forkjoin/core_latch.hpp>
 #include <boost/forkjoin/current_thread.hpp>
 #include <boost/forkjoin/errors.hpp>
 #include <boost/forkjoin/future.hpp>
 #include <boost/forkjoin/global_pool.hpp>
 #include <boost/forkjoin/join.hpp>
-#include <boost/forkjoin/options.hpp>
 #include <boost/forkjoin/pool_options.hpp>
 #include <boost/forkjoin/pool_stats.hpp>
 #include <boost/forkjoin/scope.hpp>

@@ -47,8 +47,8 @@
 // Deadlock detection: mark_blocked() / mark_unblocked() account for workers
 // blocked in user code (see doc/sleep_policy.adoc#deadlocks).
 
+#include <boost/forkjoin/core_latch.hpp>
 #include <boost/forkjoin/detail/config.hpp>
-#include <boost/forkjoin/detail/latch.hpp>
 
 #include <atomic>
 #include <concepts>
@@ -78,14 +78,6 @@ struct push_filter {
         return ((word->load(std::memory_order_seq_cst) ^ flip) & mask) != 0;
     }
 };
-
-// The latch a waiting worker passes to no_work_found. A policy that blocks
-// moves it UNSET -> SLEEPY (get_sleepy) -> SLEEPING (fall_asleep) on its way
-// to sleep, and back with wake_up; whoever sets the latch then learns through
-// notify_latch_set(index, true) that it must wake that worker. A policy that
-// never blocks, or wakes everybody anyway, may ignore it. See
-// doc/sleep_policy.adoc for the states.
-using core_latch = detail::core_latch;
 
 // What one call of no_work_found did, for the pool's statistics.
 enum class sleep_result {

@@ -9,11 +9,11 @@
 // spawned into the pool, then joins the workers.
 
 #include <boost/forkjoin/broadcast_context.hpp>
+#include <boost/forkjoin/capacity.hpp>
 #include <boost/forkjoin/detail/broadcast.hpp>
 #include <boost/forkjoin/detail/registry.hpp>
 #include <boost/forkjoin/detail/submit.hpp>
 #include <boost/forkjoin/future.hpp>
-#include <boost/forkjoin/options.hpp>
 #include <boost/forkjoin/pool_options.hpp>
 #include <boost/forkjoin/pool_stats.hpp>
 #include <boost/forkjoin/sleep/jec.hpp>

@@ -9,7 +9,8 @@
 // worker, which keeps running jobs while it waits (a core latch), or a
 // thread outside every pool, which blocks (a lock latch).
 
-#include <boost/forkjoin/detail/latch.hpp>
+#include <boost/forkjoin/core_latch.hpp>
+#include <boost/forkjoin/detail/lock_latch.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
 
 #include <atomic>

@@ -26,7 +26,7 @@
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/count_latch.hpp>
 #include <boost/forkjoin/detail/job.hpp>
-#include <boost/forkjoin/detail/latch.hpp>
+#include <boost/forkjoin/detail/lock_latch.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
 #include <boost/forkjoin/detail/spin_latch.hpp>
 #include <boost/forkjoin/detail/stack_pool.hpp>

@@ -15,104 +15,32 @@
 // calls on the cold paths (a worker running out of work, a job entering
 // from outside, a latch being set).
 
+#include <boost/forkjoin/core_latch.hpp>
 #include <boost/forkjoin/detail/chase_lev_deque.hpp>
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/injector.hpp>
 #include <boost/forkjoin/detail/job.hpp>
-#include <boost/forkjoin/detail/latch.hpp>
+#include <boost/forkjoin/detail/locked_job_queue.hpp>
 #include <boost/forkjoin/detail/native_thread.hpp>
+#include <boost/forkjoin/detail/thread_count.hpp>
+#include <boost/forkjoin/detail/worker_counters.hpp>
+#include <boost/forkjoin/detail/xorshift_rng.hpp>
 #include <boost/forkjoin/errors.hpp>
 #include <boost/forkjoin/pool_options.hpp>
 #include <boost/forkjoin/pool_stats.hpp>
 #include <boost/forkjoin/sleep_policy.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
-#include <deque>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace boost::forkjoin::detail {
 
 class registry_base;
-
-// A mutex-protected FIFO of jobs with a lock-free emptiness check. Used for
-// the few queues that are not on the join path: a worker's broadcast jobs
-// and the FIFO order of spawn_fifo.
-class locked_job_queue {
-public:
-    void push(job_ref job)
-    {
-        {
-            std::lock_guard lock(mutex_);
-            jobs_.push_back(job);
-        }
-        // Seq-cst: this count is the publication that `legacy` needs to be
-        // seq-cst before its tickle, and that `jec` reads after its
-        // pre-sleep fence (has_injected_jobs).
-        size_.fetch_add(1, std::memory_order_seq_cst);
-    }
-
-    std::optional<job_ref> pop()
-    {
-        if (size_.load(std::memory_order_seq_cst) == 0)
-            return std::nullopt;
-        std::lock_guard lock(mutex_);
-        if (jobs_.empty()) // counted but not yet stored, or taken by another
-            return std::nullopt;
-        job_ref const job = jobs_.front();
-        jobs_.pop_front();
-        size_.fetch_sub(1, std::memory_order_relaxed);
-        return job;
-    }
-
-    bool empty() const noexcept { return size_.load(std::memory_order_seq_cst) == 0; }
-
-    // The entry point of the placeholder job that stands for "the oldest job
-    // of this queue" in a LIFO deque; see worker_thread::push_fifo.
-    static void run_front(void* queue) noexcept { (*static_cast<locked_job_queue*>(queue)->pop()).execute(); }
-
-private:
-    std::mutex mutex_;
-    std::deque<job_ref> jobs_;
-    std::atomic<std::size_t> size_{0};
-};
-
-// Counters that only their worker writes: a relaxed load and store instead
-// of a locked RMW, read by stats() with relaxed loads.
-struct worker_counters {
-    std::atomic<std::uint64_t> steals{0};
-    std::atomic<std::uint64_t> sleeps{0};
-    std::atomic<std::uint64_t> wakeups{0};
-    std::atomic<std::uint64_t> futile_wakeups{0};
-
-    static void bump(std::atomic<std::uint64_t>& counter) noexcept
-    {
-        counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    }
-};
-
-// xorshift64*: victim selection needs speed and spread, not quality.
-class xorshift_rng {
-public:
-    explicit xorshift_rng(std::uint64_t seed) noexcept : state_(seed * 0x9E3779B97F4A7C15ull + 1) {}
-
-    std::uint64_t next() noexcept
-    {
-        state_ ^= state_ >> 12;
-        state_ ^= state_ << 25;
-        state_ ^= state_ >> 27;
-        return state_ * 0x2545F4914F6CDD1Dull;
-    }
-
-private:
-    std::uint64_t state_;
-};
 
 class alignas(cache_line_size) worker_thread {
 public:
@@ -202,21 +130,6 @@ private:
 // The worker running on this thread, if any. constinit: a plain TLS load,
 // no initialization guard, on every join.
 inline constinit thread_local worker_thread* current_worker = nullptr;
-
-// No pool starts more threads than this, whatever its policy can count.
-inline constexpr std::size_t registry_thread_limit = 0xFFFF;
-
-inline std::size_t default_num_threads()
-{
-    if (char const* env = std::getenv("FORKJOIN_NUM_THREADS")) {
-        char* end = nullptr;
-        unsigned long long const n = std::strtoull(env, &end, 10);
-        if (end != env && *end == '\0' && n > 0)
-            return static_cast<std::size_t>(n);
-    }
-    unsigned const hw = std::thread::hardware_concurrency();
-    return hw == 0 ? 1 : hw;
-}
 
 class registry_base : public std::enable_shared_from_this<registry_base> {
 public:

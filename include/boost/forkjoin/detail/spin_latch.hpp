@@ -8,7 +8,7 @@
 // install from another pool's worker). Setting it wakes the waiting worker
 // through its registry's sleep policy.
 
-#include <boost/forkjoin/detail/latch.hpp>
+#include <boost/forkjoin/core_latch.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
 
 #include <memory>

@@ -8,6 +8,7 @@
 // later, nobody waits). Shared by basic_thread_pool and the free functions.
 
 #include <boost/forkjoin/detail/job.hpp>
+#include <boost/forkjoin/detail/lock_latch.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
 #include <boost/forkjoin/detail/spin_latch.hpp>
 

@@ -1,32 +1,29 @@
 // Copyright 2026 The Boost.ForkJoin developers.
 // Distributed under the Boost Software License, Version 1.0.
 // (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
-#ifndef BOOST_FORKJOIN_DETAIL_LATCH_HPP
-#define BOOST_FORKJOIN_DETAIL_LATCH_HPP
+#ifndef BOOST_FORKJOIN_CORE_LATCH_HPP
+#define BOOST_FORKJOIN_CORE_LATCH_HPP
 
-// Latches: one-shot signals that a thread waits on. This header has the two
-// that need no registry; spin_latch.hpp and count_latch.hpp build on them.
-//
-//   core_latch  the four-state word a *worker* waits on. A worker that waits
-//               keeps running other jobs; if it finds none, its sleep policy
-//               may move the latch to SLEEPY and SLEEPING on its way to
-//               block, so that the thread that sets the latch knows it must
-//               wake that worker:
+// core_latch: the four-state word a *worker* waits on. Public because the
+// sleep_policy concept hands it to a policy (no_work_found): a policy that
+// blocks moves it to SLEEPY and SLEEPING on its way to sleep, so that the
+// thread that sets the latch knows it must wake that worker.
 //
 //                    UNSET --get_sleepy--> SLEEPY --fall_asleep--> SLEEPING
 //                      ^                     |                        |
 //                      +------ wake_up ------+-------- wake_up -------+
 //                 any state --set--> SET   (final)
 //
-//   lock_latch  a mutex and condition variable for threads outside any pool,
-//               which have nothing better to do than block.
+// The registry owns every core_latch; a policy only calls get_sleepy,
+// fall_asleep, wake_up and probe on the latch it is given, and learns of a
+// set() through sleep_policy's notify_latch_set(index, was_sleeping). See
+// doc/sleep_policy.adoc for the protocol and doc/reference.adoc for the
+// members.
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
 
-namespace boost::forkjoin::detail {
+namespace boost::forkjoin {
 
 class core_latch {
 public:
@@ -35,8 +32,7 @@ public:
     // Orderings. Every access that decides or publishes (probe, the CASes on
     // success, set) is seq-cst; wake_up's first look and the CAS failure
     // orders are relaxed because a later CAS decides. `jec` needs
-    // acquire/release only,
-    // but `legacy` requires that a latch write which precedes a tickle be
+    // acquire/release only, but `legacy` requires that a latch write which precedes a tickle be
     // seq-cst, and that the waiter's probe be seq-cst, so that a worker that
     // got sleepy after the tickle cannot miss the latch (legacy README,
     // scenario 2). On x86 a seq-cst load is a plain load and every RMW is
@@ -81,29 +77,6 @@ private:
     std::atomic<std::uint32_t> state_{unset};
 };
 
-class lock_latch {
-public:
-    void set()
-    {
-        // Notify while holding the lock: the waiter may destroy the latch as
-        // soon as it sees is_set_, so the notify must not come after unlock.
-        std::lock_guard lock(mutex_);
-        is_set_ = true;
-        cv_.notify_all();
-    }
+} // namespace boost::forkjoin
 
-    void wait()
-    {
-        std::unique_lock lock(mutex_);
-        cv_.wait(lock, [this] { return is_set_; });
-    }
-
-private:
-    std::mutex mutex_;
-    std::condition_variable cv_;
-    bool is_set_ = false;
-};
-
-} // namespace boost::forkjoin::detail
-
-#endif // BOOST_FORKJOIN_DETAIL_LATCH_HPP
+#endif // BOOST_FORKJOIN_CORE_LATCH_HPP

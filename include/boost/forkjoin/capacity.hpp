@@ -1,8 +1,8 @@
 // Copyright 2026 The Boost.ForkJoin developers.
 // Distributed under the Boost Software License, Version 1.0.
 // (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
-#ifndef BOOST_FORKJOIN_OPTIONS_HPP
-#define BOOST_FORKJOIN_OPTIONS_HPP
+#ifndef BOOST_FORKJOIN_CAPACITY_HPP
+#define BOOST_FORKJOIN_CAPACITY_HPP
 
 // Compile-time options of basic_thread_pool, in the style of Boost.Lockfree:
 //
@@ -46,4 +46,4 @@ inline constexpr bool is_pool_option_v =
 } // namespace detail
 } // namespace boost::forkjoin
 
-#endif // BOOST_FORKJOIN_OPTIONS_HPP
+#endif // BOOST_FORKJOIN_CAPACITY_HPP
