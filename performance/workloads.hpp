@@ -28,12 +28,14 @@
 #include "futures_workloads.hpp"
 #include "measure.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <memory>
 #include <numbers>
+#include <numeric>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -584,6 +586,187 @@ struct wakeups_kernel {
 };
 
 // ---------------------------------------------------------------------------
+// Bursty work from a thread outside the pool (the main, GUI, game or request
+// thread of an application): short parallel jobs submitted one after the
+// other, each waited for. The cost of getting the workers going again and of
+// telling the caller is the measure.
+// ---------------------------------------------------------------------------
+
+// install-roundtrip: an empty install from the main thread, timed one by one.
+struct install_roundtrip_kernel {
+    static constexpr std::string_view name = "install-roundtrip";
+
+    template <class Ex>
+    static void run(Ex& ex, run_context const& ctx)
+    {
+        auto rounds = ctx.args.get("rounds");
+        ex.install([] {}); // every worker has started
+        repeat(ctx, [&] {
+            std::vector<std::uint64_t> lat;
+            lat.reserve(rounds);
+            stopwatch sw;
+            for (std::uint64_t i = 0; i < rounds; ++i) {
+                std::uint64_t const t0 = wall_ns();
+                ex.install([] {});
+                lat.push_back(wall_ns() - t0);
+            }
+            auto e = sw.stop();
+            std::sort(lat.begin(), lat.end());
+            return fmt::format("wall_ns={} cpu_ns={} rounds={} p50_ns={} p99_ns={}", e.wall_ns, e.cpu_ns, rounds,
+                               percentile(lat, 50), percentile(lat, 99));
+        });
+    }
+};
+
+// tree-sum: the sum of a balanced binary tree with a join at every inner node
+// (chili's benchmark: 1,023 nodes take about 2 us serially, so the install
+// and the wake-ups around it are nearly all of the cost). The nodes sit in one
+// vector in depth-first order, linked by pointers as a tree of boxes would be.
+namespace tree {
+
+struct node {
+    std::uint64_t value;
+    node const* left;
+    node const* right;
+};
+
+// A complete tree of `count` = 2^k - 1 nodes, values 1..count in DFS order.
+inline std::vector<node> make(std::uint64_t count)
+{
+    std::vector<node> nodes(count);
+    std::uint64_t next = 0;
+    auto build = [&](auto& self, std::uint64_t size) -> node const* {
+        node& n = nodes[next];
+        n.value = ++next;
+        if (size == 1) {
+            n.left = n.right = nullptr;
+        } else {
+            n.left = self(self, size / 2);
+            n.right = self(self, size / 2);
+        }
+        return &n;
+    };
+    if ((count & (count + 1)) != 0)
+        throw std::invalid_argument("tree-sum: nodes must be 2^k - 1");
+    if (count != 0)
+        build(build, count);
+    return nodes;
+}
+
+template <class Ex>
+std::uint64_t sum(Ex& ex, node const& n)
+{
+    if (n.left == nullptr)
+        return n.value;
+    auto [l, r] = ex.join([&] { return sum(ex, *n.left); }, [&] { return sum(ex, *n.right); });
+    return n.value + l + r;
+}
+
+} // namespace tree
+
+struct tree_sum_kernel {
+    static constexpr std::string_view name = "tree-sum";
+
+    template <class Ex>
+    static void run(Ex& ex, run_context const& ctx)
+    {
+        auto count = ctx.args.get("nodes");
+        auto sums = ctx.args.get("sums");
+        std::vector<tree::node> const nodes = tree::make(count);
+        std::uint64_t const expected = count * (count + 1) / 2;
+        ex.install([] {});
+        repeat(ctx, [&] {
+            std::vector<std::uint64_t> lat;
+            lat.reserve(sums);
+            stopwatch sw;
+            for (std::uint64_t i = 0; i < sums; ++i) {
+                std::uint64_t const t0 = wall_ns();
+                std::uint64_t const total = ex.install([&] { return tree::sum(ex, nodes.front()); });
+                lat.push_back(wall_ns() - t0);
+                if (total != expected)
+                    throw std::logic_error("tree-sum: wrong sum");
+            }
+            auto e = sw.stop();
+            std::sort(lat.begin(), lat.end());
+            return fmt::format("wall_ns={} cpu_ns={} sums={} joins={} p50_ns={} p99_ns={}", e.wall_ns, e.cpu_ns, sums,
+                               count / 2, percentile(lat, 50), percentile(lat, 99));
+        });
+    }
+};
+
+// frame-loop: rayon-demo life's play mode in spirit. Every period_us the main
+// thread runs one parallel job (a join-split loop over an array, a fixed
+// amount of integer work that takes about 2 ms serially) and sleeps until the
+// next frame. The process CPU % over the window says what the pool burns
+// between frames; the frame times say how fast it gets going.
+namespace frame {
+
+// A few rounds of a 64-bit mixer per element: compute-bound, identical in
+// Rust, and impossible to vectorise away across rounds.
+inline void work(std::span<std::uint64_t> v, std::uint64_t rounds) noexcept
+{
+    for (auto& x : v) {
+        std::uint64_t z = x;
+        for (std::uint64_t r = 0; r < rounds; ++r) {
+            z += 0x9E3779B97F4A7C15u;
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+            z ^= z >> 31;
+        }
+        x = z;
+    }
+}
+
+template <class Ex>
+void split(Ex& ex, std::span<std::uint64_t> v, std::size_t grain, std::uint64_t rounds)
+{
+    if (v.size() <= grain)
+        return work(v, rounds);
+    auto mid = v.size() / 2;
+    ex.join([&] { split(ex, v.first(mid), grain, rounds); }, [&] { split(ex, v.subspan(mid), grain, rounds); });
+}
+
+} // namespace frame
+
+struct frame_loop_kernel {
+    static constexpr std::string_view name = "frame-loop";
+
+    template <class Ex>
+    static void run(Ex& ex, run_context const& ctx)
+    {
+        std::uint64_t const period = ctx.args.get("period_us") * 1000;
+        std::uint64_t const window = ctx.args.get("window_ms") * 1'000'000;
+        auto const len = ctx.args.get("len");
+        auto const grain = ctx.args.get("grain");
+        auto const rounds = ctx.args.get("rounds");
+        std::vector<std::uint64_t> v(len);
+        ex.install([] {});
+        repeat(ctx, [&] {
+            std::iota(v.begin(), v.end(), std::uint64_t{0});
+            std::vector<std::uint64_t> frames;
+            stopwatch sw;
+            std::uint64_t const t0 = sw.started_at();
+            for (std::uint64_t next = t0; next < t0 + window; next += period) {
+                detail::sleep_until_ns(next);
+                std::uint64_t const start = wall_ns();
+                ex.install([&] { frame::split(ex, std::span(v), grain, rounds); });
+                frames.push_back(wall_ns() - start);
+            }
+            detail::sleep_until_ns(t0 + window);
+            auto e = sw.stop();
+            std::uint64_t check = 0;
+            for (auto x : v)
+                check ^= x;
+            std::sort(frames.begin(), frames.end());
+            double const pct = 100.0 * double(e.cpu_ns) / double(e.wall_ns);
+            return fmt::format("wall_ns={} cpu_ns={} cpu_pct={:.3f} frames={} p50_ns={} p99_ns={} check={}",
+                               e.wall_ns, e.cpu_ns, pct, frames.size(), percentile(frames, 50),
+                               percentile(frames, 99), check);
+        });
+    }
+};
+
+// ---------------------------------------------------------------------------
 // park-unpark and spawn-future: the library's fibers (futures_workloads.hpp).
 // Boost.ForkJoin only: no other implementation has a fiber to park, so the
 // driver reports their rows as n/a without running them (workload::
@@ -648,7 +831,8 @@ struct spawn_future_kernel {
 
 // Every kernel the C++ child can run, looked up by name.
 using kernels = std::tuple<fib_kernel, increment_all_kernel, nbody_kernel, quicksort_kernel, noop_spawn_kernel,
-                           idle_kernel, wake_latency_kernel, wakeups_kernel, park_unpark_kernel, spawn_future_kernel>;
+                           idle_kernel, wake_latency_kernel, wakeups_kernel, install_roundtrip_kernel,
+                           tree_sum_kernel, frame_loop_kernel, park_unpark_kernel, spawn_future_kernel>;
 
 // Runs kernel `name` on `ex`; false when there is no such kernel.
 template <class Ex>
@@ -781,6 +965,44 @@ inline std::vector<workload> const& registry()
          {{"tries", "20"}, {"sleep_ms", "5"}},
          "20 jobs after 5 ms of idleness instead of 100 after 20 ms",
          1, 1, 0},
+        // Bursty work from the main thread (see README.md).
+        {"install-roundtrip", "install-roundtrip",
+         "an empty install from the main thread, timed one by one: the round trip into the pool and back",
+         {"p50_ns", "", 1e-3, "p50 us", 2},
+         {{"p99_ns", "", 1e-3, "p99 us", 1}, cores_busy},
+         false,
+         {{"rounds", "20000"}},
+         {{"rounds", "2000"}},
+         "2,000 round trips per repetition instead of 20,000",
+         5, 3, 1},
+        {"tree-sum", "tree-sum",
+         "sum of a balanced binary tree of 1,023 nodes, a join at every inner node; one install per sum",
+         {"wall_ns", "sums", 1e-3, "us/sum", 2},
+         {{"p50_ns", "", 1e-3, "p50 us", 2}, {"p99_ns", "", 1e-3, "p99 us", 1}, cores_busy},
+         true,
+         {{"nodes", "1023"}, {"sums", "20000"}},
+         {{"nodes", "1023"}, {"sums", "2000"}},
+         "2,000 sums per repetition instead of 20,000",
+         5, 3, 1},
+        {"tree-sum-16m", "tree-sum",
+         "the same tree sum over 16.7 M nodes (2^24 - 1): join overhead with plenty of parallelism",
+         {"wall_ns", "sums", 1e-6, "ms/sum", 2},
+         {{"wall_ns", "joins", 1.0, "ns/join", 2}, cores_busy},
+         true,
+         {{"nodes", "16777215"}, {"sums", "1"}},
+         {{"nodes", "1048575"}, {"sums", "1"}},
+         "1 M nodes (2^20 - 1) instead of 16.7 M",
+         5, 3, 1},
+        {"frame-loop", "frame-loop",
+         "every 16.7 ms the main thread runs one ~2 ms parallel job (join-split over 64 Ki u64), for 2 s: "
+         "process CPU",
+         cpu_pct,
+         {{"p50_ns", "", 1e-6, "p50 frame ms", 3}, {"p99_ns", "", 1e-6, "p99 frame ms", 3}},
+         false,
+         {{"period_us", "16667"}, {"window_ms", "2000"}, {"len", "65536"}, {"grain", "1024"}, {"rounds", "8"}},
+         {{"period_us", "16667"}, {"window_ms", "300"}, {"len", "65536"}, {"grain", "1024"}, {"rounds", "8"}},
+         "a 0.3 s window instead of 2 s",
+         3, 1, 0},
         // The futures rows: Boost.ForkJoin only (see README.md).
         {"park-unpark", "park-unpark",
          "two fibers hand a token back and forth through promises: one park/unpark cycle (Boost.ForkJoin only)",

@@ -94,7 +94,7 @@ struct Args {
 fn usage() -> ! {
     eprintln!(
         "usage: rayon-bench <workload> --threads N --reps R [--warmup W] [--param key=value]...\n\
-         workloads: fib increment-all nbody quicksort noop-spawn idle wake-latency wakeups"
+         workloads: fib increment-all nbody quicksort noop-spawn idle wake-latency wakeups\n           install-roundtrip tree-sum frame-loop"
     );
     exit(2)
 }
@@ -579,6 +579,159 @@ fn run_wake_latency(args: &Args, pool: &rayon::ThreadPool) {
     });
 }
 
+// ---------------------------------------------------------------------------
+// install-roundtrip, tree-sum, frame-loop: bursty work from the main thread
+// ---------------------------------------------------------------------------
+
+/// An empty `install` from the main thread, timed one by one.
+fn run_install_roundtrip(args: &Args, pool: &rayon::ThreadPool) {
+    let rounds = args.param("rounds", 20_000) as usize;
+    pool.install(|| ()); // every worker has started
+    repeat(args, || {
+        let mut lat = Vec::with_capacity(rounds);
+        let sw = Stopwatch::start();
+        for _ in 0..rounds {
+            let t0 = Instant::now();
+            pool.install(|| ());
+            lat.push(t0.elapsed().as_nanos() as u64);
+        }
+        let (wall, cpu) = sw.stop();
+        lat.sort_unstable();
+        format!(
+            "wall_ns={wall} cpu_ns={cpu} rounds={rounds} p50_ns={} p99_ns={}",
+            percentile(&lat, 50.0),
+            percentile(&lat, 99.0)
+        )
+    });
+}
+
+/// A node of the tree-sum tree; the nodes sit in one vector in depth-first
+/// order, linked by indices as the C++ side links them by pointers.
+struct TreeNode {
+    value: u64,
+    children: Option<(usize, usize)>,
+}
+
+fn tree_make(count: usize) -> Vec<TreeNode> {
+    assert!(count & (count + 1) == 0, "tree-sum: nodes must be 2^k - 1");
+    let mut nodes: Vec<TreeNode> = Vec::with_capacity(count);
+    fn build(nodes: &mut Vec<TreeNode>, size: usize) -> usize {
+        let me = nodes.len();
+        nodes.push(TreeNode { value: me as u64 + 1, children: None });
+        if size > 1 {
+            let l = build(nodes, size / 2);
+            let r = build(nodes, size / 2);
+            nodes[me].children = Some((l, r));
+        }
+        me
+    }
+    if count > 0 {
+        build(&mut nodes, count);
+    }
+    nodes
+}
+
+fn tree_sum(nodes: &[TreeNode], i: usize) -> u64 {
+    let n = &nodes[i];
+    match n.children {
+        None => n.value,
+        Some((l, r)) => {
+            let (a, b) = rayon::join(|| tree_sum(nodes, l), || tree_sum(nodes, r));
+            n.value + a + b
+        }
+    }
+}
+
+fn run_tree_sum(args: &Args, pool: &rayon::ThreadPool) {
+    let count = args.param("nodes", 1023) as usize;
+    let sums = args.param("sums", 20_000) as usize;
+    let nodes = tree_make(count);
+    let expected = (count as u64) * (count as u64 + 1) / 2;
+    pool.install(|| ());
+    repeat(args, || {
+        let mut lat = Vec::with_capacity(sums);
+        let sw = Stopwatch::start();
+        for _ in 0..sums {
+            let t0 = Instant::now();
+            let total = pool.install(|| tree_sum(&nodes, 0));
+            lat.push(t0.elapsed().as_nanos() as u64);
+            assert_eq!(total, expected, "tree-sum: wrong sum");
+        }
+        let (wall, cpu) = sw.stop();
+        lat.sort_unstable();
+        format!(
+            "wall_ns={wall} cpu_ns={cpu} sums={sums} joins={} p50_ns={} p99_ns={}",
+            count / 2,
+            percentile(&lat, 50.0),
+            percentile(&lat, 99.0)
+        )
+    });
+}
+
+/// A few rounds of a 64-bit mixer per element (the C++ `frame::work`).
+fn frame_work(v: &mut [u64], rounds: u64) {
+    for x in v {
+        let mut z = *x;
+        for _ in 0..rounds {
+            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+        }
+        *x = z;
+    }
+}
+
+fn frame_split(v: &mut [u64], grain: usize, rounds: u64) {
+    if v.len() <= grain {
+        return frame_work(v, rounds);
+    }
+    let (lo, hi) = v.split_at_mut(v.len() / 2);
+    rayon::join(|| frame_split(lo, grain, rounds), || frame_split(hi, grain, rounds));
+}
+
+/// Every `period_us` one parallel job of about 2 ms from the main thread,
+/// for `window_ms`: process CPU % and frame times.
+fn run_frame_loop(args: &Args, pool: &rayon::ThreadPool) {
+    let period = Duration::from_micros(args.param("period_us", 16_667));
+    let window = Duration::from_millis(args.param("window_ms", 2000));
+    let len = args.param("len", 65_536) as usize;
+    let grain = args.param("grain", 1024) as usize;
+    let rounds = args.param("rounds", 8);
+    let mut v = vec![0u64; len];
+    pool.install(|| ());
+    repeat(args, || {
+        for (i, x) in v.iter_mut().enumerate() {
+            *x = i as u64;
+        }
+        let mut frames = Vec::new();
+        let sw = Stopwatch::start();
+        let mut next = sw.wall;
+        while next < sw.wall + window {
+            if let Some(d) = next.checked_duration_since(Instant::now()) {
+                std::thread::sleep(d);
+            }
+            let start = Instant::now();
+            pool.install(|| frame_split(&mut v, grain, rounds));
+            frames.push(start.elapsed().as_nanos() as u64);
+            next += period;
+        }
+        if let Some(d) = (sw.wall + window).checked_duration_since(Instant::now()) {
+            std::thread::sleep(d);
+        }
+        let (wall, cpu) = sw.stop();
+        let check = v.iter().fold(0u64, |a, &x| a ^ x);
+        frames.sort_unstable();
+        let pct = 100.0 * cpu as f64 / wall as f64;
+        format!(
+            "wall_ns={wall} cpu_ns={cpu} cpu_pct={pct:.3} frames={} p50_ns={} p99_ns={} check={check}",
+            frames.len(),
+            percentile(&frames, 50.0),
+            percentile(&frames, 99.0)
+        )
+    });
+}
+
 fn main() {
     let args = parse_args();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -596,6 +749,9 @@ fn main() {
         "noop-spawn" => run_noop_spawn(&args, &pool),
         "idle" => run_idle(&args, &pool),
         "wake-latency" => run_wake_latency(&args, &pool),
+        "install-roundtrip" => run_install_roundtrip(&args, &pool),
+        "tree-sum" => run_tree_sum(&args, &pool),
+        "frame-loop" => run_frame_loop(&args, &pool),
         "wakeups" => println!("skip rayon exposes no sleep/wake-up counters"),
         // Boost.ForkJoin's fibers; the driver reports these as n/a without
         // asking, this is for a direct call.
