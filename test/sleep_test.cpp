@@ -83,12 +83,12 @@ private:
 } // namespace
 
 // An outside thread injects jobs one at a time with random pauses, so that
-// injections land while workers are getting sleepy, falling asleep or
+// injections land while workers spin, are getting sleepy, falling asleep or
 // waking. No job may wait more than a second to start.
-BOOST_AUTO_TEST_CASE_TEMPLATE(no_lost_wakeup_for_injected_jobs, Policy, test::all_policies)
+template <class Policy>
+void inject_with_random_pauses(std::size_t jobs, fj::pool_options options)
 {
-    constexpr std::size_t jobs = 100'000;
-    test::pool<Policy> pool(test::threads(2));
+    test::pool<Policy> pool(std::move(options));
     std::vector<std::atomic<std::int64_t>> submitted(jobs);
     std::vector<std::atomic<bool>> started(jobs);
     std::atomic<std::size_t> finished{0};
@@ -147,17 +147,34 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(no_lost_wakeup_for_injected_jobs, Policy, test::al
     BOOST_TEST(worst_wait_ns.load() < 1'000'000'000);
 }
 
+BOOST_AUTO_TEST_CASE_TEMPLATE(no_lost_wakeup_for_injected_jobs, Policy, test::all_policies)
+{
+    inject_with_random_pauses<Policy>(100'000, test::threads(2));
+}
+
+// The same with the workers' spin budgets at both ends: never spinning
+// (every idle period ends asleep, the most sleeps and wake-ups there can be)
+// and spinning up to a millisecond (the pauses fall inside the spin).
+BOOST_AUTO_TEST_CASE_TEMPLATE(no_lost_wakeup_at_any_spin_limit, Policy, test::all_policies)
+{
+    for (std::chrono::nanoseconds const limit : {std::chrono::nanoseconds(0), std::chrono::nanoseconds(1ms)}) {
+        fj::pool_options options = test::threads(2);
+        options.spin_limit = limit;
+        inject_with_random_pauses<Policy>(20'000, options);
+    }
+}
+
 // The seed's scenario: A joins (forks T1, runs T2); B steals T1, forks T3
 // and runs T4; A finishes T2, waits for T1 and steals T3; B finishes T4 and
 // waits for T3, possibly falling asleep; A finishes T3 and sets its latch:
 // that wake-up must reach B, or A waits for T1 forever.
-BOOST_AUTO_TEST_CASE_TEMPLATE(latch_set_while_its_owner_falls_asleep, Policy, test::all_policies)
+template <class Policy>
+void run_latch_scenario(int reps, fj::pool_options options)
 {
-    test::pool<Policy> pool(test::threads(2));
+    test::pool<Policy> pool(std::move(options));
     stall_watchdog const watchdog("latch scenario", 60s, [&pool] { return pool.stats(); });
     std::mt19937 rng(7);
     std::uniform_int_distribution<int> t3_us(0, 150);
-    constexpr int reps = 10'000;
     int scripted = 0;
     for (int rep = 0; rep < reps; ++rep) {
         std::atomic<bool> t1_started{false}, t3_started{false};
@@ -194,6 +211,19 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(latch_set_while_its_owner_falls_asleep, Policy, te
     BOOST_TEST_MESSAGE(describe(stats) << "; scripted interleavings " << scripted << " of " << reps);
     BOOST_TEST(scripted >= reps * 9 / 10);
     BOOST_TEST(stats.steals >= 2u * static_cast<unsigned>(scripted)); // T1 and T3 were stolen each time
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(latch_set_while_its_owner_falls_asleep, Policy, test::all_policies)
+{
+    run_latch_scenario<Policy>(10'000, test::threads(2));
+}
+
+// B never spins: it falls asleep on its latch in nearly every repetition.
+BOOST_AUTO_TEST_CASE_TEMPLATE(latch_set_while_its_owner_falls_asleep_at_once, Policy, test::all_policies)
+{
+    fj::pool_options options = test::threads(2);
+    options.spin_limit = std::chrono::nanoseconds(0);
+    run_latch_scenario<Policy>(2'000, options);
 }
 
 // One job injected into a pool whose workers are all asleep: `jec` wakes one

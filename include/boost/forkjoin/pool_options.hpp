@@ -4,6 +4,9 @@
 #ifndef BOOST_FORKJOIN_POOL_OPTIONS_HPP
 #define BOOST_FORKJOIN_POOL_OPTIONS_HPP
 
+#include <boost/forkjoin/spin_budget.hpp>
+
+#include <chrono>
 #include <cstddef>
 #include <exception>
 #include <functional>
@@ -58,6 +61,17 @@ struct pool_options {
     // vm.max_map_count (65530) then caps the fibers alive at once at about
     // 32,000. Turn it on while developing, or when fibers run deep code.
     bool fiber_guard_pages = false;
+
+    // The longest an idle worker, or a thread outside the pool waiting for
+    // it (install, a scope's end), spins before it blocks. Within this limit
+    // each thread learns how long its own waits last and spins only through
+    // the ones spinning can catch (spin_budget.hpp): a main-thread loop of
+    // short jobs finds its workers awake and is told of the result without a
+    // system call, while a pool that gets a job every millisecond goes to
+    // sleep a microsecond after each. Zero: never spin. The default suits
+    // every machine measured; see doc/policies_compared.adoc before changing
+    // it.
+    std::chrono::nanoseconds spin_limit = spin_budget::default_limit;
 };
 
 } // namespace boost::forkjoin

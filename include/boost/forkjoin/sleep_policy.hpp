@@ -49,8 +49,10 @@
 
 #include <boost/forkjoin/core_latch.hpp>
 #include <boost/forkjoin/detail/config.hpp>
+#include <boost/forkjoin/spin_budget.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <concepts>
 #include <cstddef>
 #include <functional>
@@ -90,6 +92,10 @@ enum class sleep_result {
 struct sleep_context {
     std::size_t num_threads;
     std::function<void()> deadlock_handler; // may be empty
+    // pool_options::spin_limit: the longest an idle worker should spin
+    // before it blocks (see spin_budget.hpp). A policy that never blocks,
+    // or counts differently, may ignore it.
+    std::chrono::nanoseconds spin_limit = spin_budget::default_limit;
 };
 
 namespace detail {

@@ -4,35 +4,95 @@
 #ifndef BOOST_FORKJOIN_DETAIL_LOCK_LATCH_HPP
 #define BOOST_FORKJOIN_DETAIL_LOCK_LATCH_HPP
 
-// lock_latch: a mutex and condition variable for threads outside any pool,
-// which have nothing better to do than block.
+// lock_latch: the latch a thread outside every pool waits on (install from
+// the main thread, a scope or a future waited for from outside). Such a
+// thread has no jobs to run while it waits, so it spins for its spin budget
+// (spin_budget.hpp), then blocks on a mutex and a condition variable.
+//
+// A main-thread loop of short parallel jobs is the case this is for: the
+// job is done within microseconds, and a waiter that blocked would pay a
+// futex wake-up, and the latency of being scheduled again, on every job.
+// A waiter that is still spinning is woken by the setter's one exchange: no
+// lock, no system call on either side.
+//
+//     UNSET --(waiter, under the mutex)--> BLOCKED
+//       |                                     |
+//       +----------- set() ----> SET <-- set() + notify under the mutex
 
+#include <boost/forkjoin/spin_budget.hpp>
+
+#include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 
 namespace boost::forkjoin::detail {
 
+// Each thread outside the pools learns its own waits: a main loop of short
+// jobs keeps spinning, a thread that waits for long jobs stops spinning.
+inline constinit thread_local spin_budget outside_spin_budget{};
+
 class lock_latch {
 public:
+    // Called once, by the thread that completes what the waiter waits for.
     void set()
     {
-        // Notify while holding the lock: the waiter may destroy the latch as
-        // soon as it sees is_set_, so the notify must not come after unlock.
+        // Release: a waiter that reads SET (spinning, or in its failed CAS)
+        // sees everything written before, the job's result above all. Once
+        // the exchange is done a waiter that never blocked may return and
+        // destroy the latch, so *this is not touched again unless it blocked.
+        if (state_.exchange(set_state, std::memory_order_release) != blocked)
+            return;
+        // The waiter is blocked, or about to block holding the mutex: wake it
+        // under the mutex. It leaves only after it saw woken_ under the
+        // mutex, so the latch outlives this block (the unlock may touch the
+        // mutex after releasing it, which POSIX allows for a mutex destroyed
+        // by the next owner).
         std::lock_guard lock(mutex_);
-        is_set_ = true;
-        cv_.notify_all();
+        woken_ = true;
+        cv_.notify_one();
     }
 
-    void wait()
+    // `spin_limit`: the limit of the waiting thread's spin budget, the
+    // pool's pool_options::spin_limit. The waiter stops spinning early, and
+    // blocks, as soon as `may_spin()` is false.
+    template <class MaySpin>
+    void wait(spin_budget::duration spin_limit, MaySpin&& may_spin)
     {
-        std::unique_lock lock(mutex_);
-        cv_.wait(lock, [this] { return is_set_; });
+        spin_budget& budget = outside_spin_budget;
+        if (budget.limit() != spin_limit)
+            budget.set_limit(spin_limit);
+        spin_budget::clock::time_point const started = spin_budget::clock::now();
+        // Acquire: pairs with set()'s release exchange.
+        if (budget.spin([this] { return state_.load(std::memory_order_acquire) == set_state; }, may_spin, started))
+            return;
+        {
+            std::unique_lock lock(mutex_);
+            std::uint32_t expected = unset;
+            // UNSET -> BLOCKED under the mutex: a set() after this sees
+            // BLOCKED and comes to the mutex, which we hold until the wait
+            // releases it. Acquire on failure: it is SET, and its result
+            // visible. On success nothing is read yet: the result comes
+            // through the mutex that set() takes after its exchange.
+            if (state_.compare_exchange_strong(expected, blocked, std::memory_order_relaxed,
+                                               std::memory_order_acquire))
+                cv_.wait(lock, [this] { return woken_; });
+        }
+        budget.missed(spin_budget::clock::now() - started);
+    }
+
+    void wait(spin_budget::duration spin_limit = spin_budget::default_limit)
+    {
+        wait(spin_limit, [] { return true; });
     }
 
 private:
+    enum : std::uint32_t { unset, blocked, set_state };
+
+    std::atomic<std::uint32_t> state_{unset};
     std::mutex mutex_;
     std::condition_variable cv_;
-    bool is_set_ = false;
+    bool woken_ = false; // guarded by mutex_
 };
 
 } // namespace boost::forkjoin::detail

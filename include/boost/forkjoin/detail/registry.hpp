@@ -24,7 +24,7 @@ public:
     registry(pool_options options, std::size_t deque_capacity, std::size_t injector_capacity)
         : registry_base(std::move(options), Policy::max_threads, deque_capacity, injector_capacity,
                         boost::core::demangle(typeid(Policy).name())),
-          sleep_(sleep_context{num_threads(), this->options().deadlock_handler})
+          sleep_(sleep_context{num_threads(), this->options().deadlock_handler, this->options().spin_limit})
     {
     }
 
@@ -72,10 +72,12 @@ private:
         // The last block of this idle period ended with a notification and
         // no work has been found since.
         bool woke_without_work = false;
+        idle_period const counted(*this);
         auto idle = sleep_.start_looking(worker.index());
         while (!latch.probe()) {
             if (auto job = worker.find_work()) {
                 sleep_.work_found(idle);
+                counted.end();
                 worker.execute(*job);
                 return true;
             }

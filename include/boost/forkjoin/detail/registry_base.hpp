@@ -32,10 +32,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 namespace boost::forkjoin::detail {
@@ -141,6 +145,8 @@ public:
           deque_capacity_(deque_capacity),
           injector_(injector_capacity)
     {
+        if (options_.spin_limit < std::chrono::nanoseconds::zero())
+            throw std::invalid_argument("boost::forkjoin: pool_options::spin_limit must not be negative");
     }
 
     registry_base(registry_base const&) = delete;
@@ -274,6 +280,41 @@ public:
         }
     }
 
+    // Whether a thread outside the pool that waits for it should go on
+    // spinning: only while the pool leaves a CPU free. On a machine with no
+    // more CPUs than workers, a spinning caller beside busy workers is one
+    // runnable thread too many, and the kernel may then stack two workers
+    // on one CPU while the caller holds the other (see spin_budget.hpp).
+    bool leaves_a_cpu_free() const noexcept
+    {
+        // Relaxed: a hint, read again at every look of the spin.
+        return num_threads_ < cpus_ || idle_workers_.load(std::memory_order_relaxed) != 0;
+    }
+
+    // Counts the workers that are between jobs (searching or asleep) for
+    // leaves_a_cpu_free(), over one idle period of one worker.
+    class idle_period {
+    public:
+        explicit idle_period(registry_base& registry) noexcept : registry_(&registry)
+        {
+            // Relaxed: a hint for spinning callers, ordering nothing.
+            registry_->idle_workers_.fetch_add(1, std::memory_order_relaxed);
+        }
+        idle_period(idle_period const&) = delete;
+        idle_period& operator=(idle_period const&) = delete;
+        ~idle_period() { end(); }
+
+        // The worker found a job: it is busy from here on.
+        void end() const noexcept
+        {
+            if (registry_ != nullptr)
+                std::exchange(registry_, nullptr)->idle_workers_.fetch_sub(1, std::memory_order_relaxed);
+        }
+
+    private:
+        mutable registry_base* registry_;
+    };
+
     pool_stats stats() const
     {
         pool_stats s;
@@ -333,6 +374,9 @@ private:
     // 1 for the pool handle plus 1 per spawned job, install and broadcast in
     // flight. The workers terminate when it reaches 0.
     alignas(cache_line_size) std::atomic<std::size_t> activity_count_{1};
+    // Workers between jobs, and the CPUs they share (leaves_a_cpu_free).
+    alignas(cache_line_size) std::atomic<std::size_t> idle_workers_{0};
+    std::size_t const cpus_ = std::max(1u, std::thread::hardware_concurrency());
 };
 
 // --- worker_thread members that need the registry ---------------------------

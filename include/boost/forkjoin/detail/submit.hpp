@@ -59,7 +59,7 @@ std::invoke_result_t<F> install(registry_base& registry, F&& f)
     }
     stack_job<F, lock_latch> job(f);
     registry.inject(job.as_job_ref());
-    job.latch().wait();
+    job.latch().wait(registry.options().spin_limit, [&registry] { return registry.leaves_a_cpu_free(); });
     return unwrap_value(job.take_result());
 }
 

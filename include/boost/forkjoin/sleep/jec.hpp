@@ -27,10 +27,20 @@
 //
 // Each worker has its own mutex and condition variable, so a waker can wake
 // exactly one worker, and exactly the one whose latch it set.
+//
+// How long an idle worker searches before it gets sleepy is a time, not a
+// count of rounds: the worker's spin budget (spin_budget.hpp), learnt from
+// how its own idle periods ended. A worker of a pool that gets a short job
+// from the main thread every few microseconds stays awake between them; a
+// worker that idles for milliseconds between jobs gets sleepy after a
+// microsecond or two. Rayon searches 32 rounds, each ended by a yield: how
+// long that is depends on the machine, and it is always too long for the
+// second pool and too short for the first.
 
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/deadlock_detector.hpp>
 #include <boost/forkjoin/sleep_policy.hpp>
+#include <boost/forkjoin/spin_budget.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -39,7 +49,6 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 namespace boost::forkjoin::sleep {
 
@@ -58,23 +67,29 @@ public:
     // A thread count must fit its field with room for all threads at once.
     static constexpr std::size_t max_threads = threads_mask;
 
-    // Rounds of search (each followed by a yield) before getting sleepy, and
-    // the round after which a sleepy worker sleeps: one more search between.
-    static constexpr unsigned rounds_until_sleepy = 32;
-    static constexpr unsigned rounds_until_sleeping = rounds_until_sleepy + 1;
+    using clock = spin_budget::clock;
 
+    // One idle period of one worker: from start_looking to work_found.
     struct idle_state {
         std::size_t worker_index;
-        unsigned rounds = 0;
-        // The JEC read right after our own sleepy toggle. The sentinel is
-        // never equal to a real counter, so a stale snapshot cannot match.
+        clock::time_point idle_since;
+        // The worker searches (spin_pause between searches) until then, then
+        // gets sleepy: announces it, searches once more, and sleeps.
+        clock::time_point sleepy_at;
+        spin_pause pause;
+        // The JEC read right after our own sleepy toggle: no_snapshot while
+        // not sleepy. The sentinel is never equal to a real counter, so a
+        // stale snapshot cannot match.
         word jobs_counter = no_snapshot;
+        bool slept = false; // blocked at least once in this idle period
     };
 
     explicit jec(sleep_context const& context)
         : worker_states_(std::make_unique<worker_sleep_state[]>(context.num_threads)),
           num_threads_(context.num_threads), deadlocks_(context.num_threads, context.deadlock_handler)
     {
+        for (std::size_t i = 0; i < num_threads_; ++i)
+            worker_states_[i].budget = spin_budget(context.spin_limit);
     }
 
     // A push needs us when the JEC is even (a sleepy worker must see that
@@ -88,10 +103,11 @@ public:
         // Seq-cst like every counters RMW, so that the wake decisions of
         // publishers read one consistent history of the word.
         counters_.fetch_add(one_inactive, std::memory_order_seq_cst);
-        return {worker_index};
+        clock::time_point const now = clock::now();
+        return {worker_index, now, now + worker_states_[worker_index].budget.current(), spin_pause(now)};
     }
 
-    void work_found(idle_state&) noexcept
+    void work_found(idle_state& idle) noexcept
     {
         // Rayon also wakes up to two sleepers here, betting that found work
         // fans out. We do not: a worker that pushes new jobs calls
@@ -99,22 +115,20 @@ public:
         // to take them, and the extra wake-ups are mostly futile (they
         // would give about three wake-ups per job injected into an idle pool).
         counters_.fetch_sub(one_inactive, std::memory_order_seq_cst);
+        learn(idle);
     }
 
     template <class HasInjectedJobs>
     sleep_result no_work_found(idle_state& idle, core_latch& latch, HasInjectedJobs&& has_injected_jobs)
     {
-        if (idle.rounds < rounds_until_sleepy) {
-            std::this_thread::yield();
-            ++idle.rounds;
-        } else if (idle.rounds == rounds_until_sleepy) {
-            idle.jobs_counter = announce_sleepy();
-            ++idle.rounds;
-            std::this_thread::yield();
-        } else {
-            // rounds_until_sleeping: the search after announcing found nothing.
+        // The search after announcing found nothing: sleep.
+        if (idle.jobs_counter != no_snapshot)
             return sleep(idle, latch, has_injected_jobs);
-        }
+        clock::time_point const now = clock::now();
+        if (now < idle.sleepy_at)
+            idle.pause(now);
+        else
+            idle.jobs_counter = announce_sleepy(); // then one more search
         return sleep_result::none;
     }
 
@@ -157,6 +171,7 @@ private:
         std::mutex mutex;
         std::condition_variable cv;
         bool is_blocked = false; // guarded by mutex
+        spin_budget budget;      // its worker's alone
     };
 
     // Increments the JEC if `wanted(its parity)` and returns the counters as
@@ -194,7 +209,7 @@ private:
         std::size_t const index = idle.worker_index;
         // UNSET -> SLEEPY: fails if the latch we wait for got set.
         if (!latch.get_sleepy()) {
-            wake_fully(idle);
+            wake_fully(idle, false);
             return sleep_result::none;
         }
         worker_sleep_state& state = worker_states_[index];
@@ -202,7 +217,7 @@ private:
         // SLEEPY -> SLEEPING, under our mutex: from now on a latch setter
         // sees SLEEPING and comes to this mutex to wake us.
         if (!latch.fall_asleep()) {
-            wake_fully(idle);
+            wake_fully(idle, false);
             return sleep_result::none;
         }
         // Register as sleeping unless work was published since we got
@@ -210,8 +225,8 @@ private:
         for (;;) {
             word const c = counters_.load(std::memory_order_seq_cst);
             if (jobs_counter(c) != idle.jobs_counter) {
-                // Search once more, then get sleepy again.
-                idle.rounds = rounds_until_sleepy;
+                // Search once more, then get sleepy again (sleepy_at has
+                // passed).
                 idle.jobs_counter = no_snapshot;
                 latch.wake_up();
                 return sleep_result::none;
@@ -236,15 +251,31 @@ private:
             state.cv.wait(lock, [&state] { return !state.is_blocked; });
             result = sleep_result::woken;
         }
-        wake_fully(idle);
+        wake_fully(idle, result == sleep_result::woken);
         latch.wake_up();
         return result;
     }
 
-    static void wake_fully(idle_state& idle) noexcept
+    // Back to searching, with a fresh spin: a worker that was woken is
+    // likely to find work, and one that was not sleeps again after it.
+    void wake_fully(idle_state& idle, bool slept) noexcept
     {
-        idle.rounds = 0;
+        clock::time_point const now = clock::now();
+        idle.sleepy_at = now + worker_states_[idle.worker_index].budget.current();
+        idle.pause = spin_pause(now);
         idle.jobs_counter = no_snapshot;
+        idle.slept |= slept;
+    }
+
+    // The idle period is over: did spinning carry the worker through it?
+    void learn(idle_state const& idle) noexcept
+    {
+        spin_budget& budget = worker_states_[idle.worker_index].budget;
+        spin_budget::duration const idle_for = clock::now() - idle.idle_since;
+        if (idle.slept)
+            budget.missed(idle_for);
+        else
+            budget.caught(idle_for);
     }
 
     // Rayon's wake decision. Awake-but-idle threads will find the new jobs

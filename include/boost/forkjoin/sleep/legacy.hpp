@@ -14,10 +14,12 @@
 //
 //     0: all awake   1: some asleep   2: worker 0 sleepy   3: both
 //
-// A worker that fails to find work counts `yields`. At ROUNDS_UNTIL_SLEEPY
-// it tries to become *the* sleepy worker (a CAS); while sleepy it keeps
-// searching; at ROUNDS_UNTIL_ASLEEP it swaps "me sleepy" for "someone
-// asleep" under the mutex and blocks on the one condition variable.
+// A worker that fails to find work keeps searching for the first half of its
+// spin budget (spin_budget.hpp: a time, learnt from how the worker's own idle
+// periods ended; the seed counts 32 yields). Then it tries to become *the*
+// sleepy worker (a CAS); while sleepy it keeps searching, for the second
+// half of the budget and at least once more; then it swaps "me sleepy" for
+// "someone asleep" under the mutex and blocks on the one condition variable.
 //
 // Whoever publishes work (a push, an injection, a latch set) tickles: one
 // seq-cst load, and only if the word is non-zero, under the mutex, a swap
@@ -31,13 +33,14 @@
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/deadlock_detector.hpp>
 #include <boost/forkjoin/sleep_policy.hpp>
+#include <boost/forkjoin/spin_budget.hpp>
 
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
-#include <thread>
 
 namespace boost::forkjoin::sleep {
 
@@ -46,51 +49,79 @@ public:
     // Indices are stored as (index + 1) << 1 in a size_t.
     static constexpr std::size_t max_threads = (static_cast<std::size_t>(-1) >> 2) - 1;
 
-    static constexpr std::size_t rounds_until_sleepy = 32;
-    static constexpr std::size_t rounds_until_asleep = 64;
+    using clock = spin_budget::clock;
 
+    // One idle period of one worker: from start_looking to work_found.
     struct idle_state {
         std::size_t worker_index;
-        std::size_t yields = 0;
+        clock::time_point idle_since;
+        // Searching until sleepy_at, then trying to get sleepy; sleepy until
+        // asleep_at (and for one search at least), then asleep.
+        clock::time_point sleepy_at;
+        clock::time_point asleep_at;
+        spin_pause pause;
+        bool sleepy = false; // we are *the* sleepy worker
+        bool slept = false;  // blocked at least once in this idle period
     };
 
-    explicit legacy(sleep_context const& context) : deadlocks_(context.num_threads, context.deadlock_handler) {}
+    explicit legacy(sleep_context const& context)
+        : budgets_(std::make_unique<worker_budget[]>(context.num_threads)),
+          deadlocks_(context.num_threads, context.deadlock_handler)
+    {
+        for (std::size_t i = 0; i < context.num_threads; ++i)
+            budgets_[i].budget = spin_budget(context.spin_limit);
+    }
 
     // A push tickles: call us whenever the word is non-zero.
     push_filter filter_pushes() const noexcept { return {&state_, 0, ~std::size_t{0}}; }
 
-    idle_state start_looking(std::size_t worker_index) noexcept { return {worker_index}; }
+    idle_state start_looking(std::size_t worker_index) noexcept
+    {
+        idle_state idle{worker_index, clock::now(), {}, {}, spin_pause(clock::now())};
+        start_searching(idle, idle.idle_since);
+        return idle;
+    }
 
     void work_found(idle_state& idle)
     {
         // If we were the sleepy worker, give the role up so that another
         // worker can become sleepy. Tickling also wakes sleepers, more than
         // needed, but that is the protocol as rayon shipped it.
-        if (idle.yields > rounds_until_sleepy)
+        if (idle.sleepy)
             tickle();
-        idle.yields = 0;
+        spin_budget& budget = budgets_[idle.worker_index].budget;
+        spin_budget::duration const idle_for = clock::now() - idle.idle_since;
+        if (idle.slept)
+            budget.missed(idle_for);
+        else
+            budget.caught(idle_for);
     }
 
     template <class HasInjectedJobs>
     sleep_result no_work_found(idle_state& idle, core_latch&, HasInjectedJobs&&)
     {
-        if (idle.yields < rounds_until_sleepy) {
-            std::this_thread::yield();
-            ++idle.yields;
-        } else if (idle.yields == rounds_until_sleepy) {
-            std::this_thread::yield();
+        clock::time_point const now = clock::now();
+        if (!idle.sleepy) {
             // Only one worker may be sleepy: if another is, wait our turn.
-            if (get_sleepy(idle.worker_index))
-                ++idle.yields;
-        } else if (idle.yields < rounds_until_asleep) {
-            std::this_thread::yield();
-            // A tickle since we got sleepy means new work: start over.
-            idle.yields = still_sleepy(idle.worker_index) ? idle.yields + 1 : 0;
-        } else {
-            idle.yields = 0;
-            return sleep(idle.worker_index);
+            if (now < idle.sleepy_at || !get_sleepy(idle.worker_index))
+                idle.pause(now);
+            else
+                idle.sleepy = true; // and search at least once more
+            return sleep_result::none;
         }
-        return sleep_result::none;
+        if (!still_sleepy(idle.worker_index)) {
+            // A tickle since we got sleepy means new work: start over.
+            start_searching(idle, now);
+            return sleep_result::none;
+        }
+        if (now < idle.asleep_at) {
+            idle.pause(now);
+            return sleep_result::none;
+        }
+        sleep_result const result = sleep(idle.worker_index);
+        start_searching(idle, clock::now());
+        idle.slept |= result == sleep_result::woken;
+        return result;
     }
 
     // Every publication is a tickle; the counts and hints do not matter.
@@ -104,6 +135,21 @@ public:
 
 private:
     static constexpr std::size_t awake = 0;
+
+    struct alignas(detail::cache_line_size) worker_budget {
+        spin_budget budget; // its worker's alone
+    };
+
+    // Not sleepy: search for half the budget, then get sleepy, then search
+    // for the other half.
+    void start_searching(idle_state& idle, clock::time_point now) noexcept
+    {
+        spin_budget::duration const budget = budgets_[idle.worker_index].budget.current();
+        idle.sleepy = false;
+        idle.sleepy_at = now + budget / 2;
+        idle.asleep_at = now + budget;
+        idle.pause = spin_pause(now);
+    }
     static constexpr std::size_t sleeping_bit = 1;
 
     static bool anyone_sleeping(std::size_t state) noexcept { return (state & sleeping_bit) != 0; }
@@ -212,6 +258,7 @@ private:
     }
 
     alignas(detail::cache_line_size) std::atomic<std::size_t> state_{awake};
+    std::unique_ptr<worker_budget[]> budgets_;
     std::mutex mutex_;
     std::condition_variable wake_all_;
     std::uint64_t wake_generation_ = 0; // guarded by mutex_

@@ -1,0 +1,291 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+
+// Spinning before blocking: spin_budget's learning rule, and the latch a
+// thread outside the pool waits on, which spins first and blocks after. The
+// point of the stress cases is that no set() is ever lost whichever phase
+// the waiter is in when it comes, and that the setter never touches a latch
+// whose waiter has left (the latch lives in the waiter's frame; the ASan and
+// TSan builds of this program see a late touch).
+
+#define BOOST_TEST_MODULE spin_wait
+#include <boost/test/unit_test.hpp>
+
+#include "policies.hpp"
+
+#include <boost/forkjoin/detail/lock_latch.hpp>
+#include <boost/forkjoin/spin_budget.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace fj = boost::forkjoin;
+using namespace std::chrono_literals;
+using fj::spin_budget;
+
+namespace {
+
+// Busy-waits for `d`: a sleep would give the waiter's phase away to the
+// scheduler's granularity instead of placing set() inside it.
+void busy_for(std::chrono::nanoseconds d)
+{
+    auto const end = std::chrono::steady_clock::now() + d;
+    while (std::chrono::steady_clock::now() < end) {}
+}
+
+// Ends the process with a message if `seconds` pass before `done`: a lost
+// wake-up must fail the test, not hang CI.
+class hang_guard {
+public:
+    hang_guard(char const* what, int seconds)
+        : thread_([this, what, seconds] {
+              for (int i = 0; i < seconds * 10; ++i) {
+                  if (done_.load())
+                      return;
+                  std::this_thread::sleep_for(100ms);
+              }
+              std::fprintf(stderr, "FATAL: %s still waiting after %d s: a lost wake-up\n", what, seconds);
+              std::_Exit(3);
+          })
+    {
+    }
+    ~hang_guard()
+    {
+        done_ = true;
+        thread_.join();
+    }
+
+private:
+    std::atomic<bool> done_{false};
+    std::thread thread_;
+};
+
+} // namespace
+
+// --- spin_budget's rule --------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(a_new_budget_spins_to_its_limit)
+{
+    BOOST_TEST(spin_budget().current().count() == spin_budget::default_limit.count());
+    BOOST_TEST(spin_budget(7us).current().count() == std::chrono::nanoseconds(7us).count());
+}
+
+BOOST_AUTO_TEST_CASE(a_wait_spinning_could_not_catch_halves_the_budget_down_to_the_floor)
+{
+    spin_budget budget(64us);
+    budget.missed(1ms);
+    BOOST_TEST(budget.current().count() == std::chrono::nanoseconds(32us).count());
+    for (int i = 0; i < 20; ++i)
+        budget.missed(1ms);
+    BOOST_TEST(budget.current().count() == std::chrono::nanoseconds(spin_budget::floor).count());
+}
+
+BOOST_AUTO_TEST_CASE(a_wait_a_longer_spin_would_have_caught_sets_the_budget_to_twice_it)
+{
+    spin_budget budget(64us);
+    for (int i = 0; i < 20; ++i)
+        budget.missed(1ms); // down to the floor
+    budget.missed(10us);    // blocked, but 10 us of spinning would have done
+    BOOST_TEST(budget.current().count() == std::chrono::nanoseconds(20us).count());
+    budget.missed(50us); // twice is above the limit: the limit
+    BOOST_TEST(budget.current().count() == std::chrono::nanoseconds(64us).count());
+}
+
+BOOST_AUTO_TEST_CASE(a_caught_wait_never_lowers_the_budget)
+{
+    spin_budget budget(64us);
+    budget.caught(1us);
+    BOOST_TEST(budget.current().count() == std::chrono::nanoseconds(64us).count());
+    for (int i = 0; i < 20; ++i)
+        budget.missed(1ms);
+    budget.caught(3us); // caught within the floor's spin? it grows to twice
+    BOOST_TEST(budget.current().count() == std::chrono::nanoseconds(6us).count());
+}
+
+BOOST_AUTO_TEST_CASE(a_zero_limit_never_spins)
+{
+    spin_budget budget(0ns);
+    BOOST_TEST(budget.current().count() == 0);
+    budget.missed(10us);
+    budget.caught(10us);
+    budget.missed(1ms);
+    BOOST_TEST(budget.current().count() == 0);
+    int looks = 0;
+    BOOST_TEST(!budget.spin([&] {
+        ++looks;
+        return false;
+    }));
+    BOOST_TEST(looks == 1); // it looks once, then gives up
+}
+
+BOOST_AUTO_TEST_CASE(set_limit_clamps_the_budget)
+{
+    spin_budget budget(64us);
+    budget.set_limit(10us);
+    BOOST_TEST(budget.current().count() == std::chrono::nanoseconds(10us).count());
+    budget.set_limit(1ms); // a larger limit lets it grow, it does not jump
+    BOOST_TEST(budget.current().count() == std::chrono::nanoseconds(10us).count());
+    budget.missed(300us);
+    BOOST_TEST(budget.current().count() == std::chrono::nanoseconds(600us).count());
+}
+
+BOOST_AUTO_TEST_CASE(spin_returns_when_the_event_comes_and_learns_it)
+{
+    spin_budget budget(1s);
+    std::atomic<bool> flag{false};
+    std::thread setter([&] {
+        std::this_thread::sleep_for(2ms);
+        flag = true;
+    });
+    BOOST_TEST(budget.spin([&] { return flag.load(); }));
+    setter.join();
+    // Caught after about 2 ms: the budget became at least twice that wait
+    // (it was the limit already, so it stays there).
+    BOOST_TEST(budget.current().count() == std::chrono::nanoseconds(1s).count());
+}
+
+BOOST_AUTO_TEST_CASE(spin_gives_up_when_the_budget_has_passed)
+{
+    spin_budget budget(200us);
+    auto const start = std::chrono::steady_clock::now();
+    BOOST_TEST(!budget.spin([] { return false; }));
+    BOOST_TEST((std::chrono::steady_clock::now() - start >= 200us));
+}
+
+BOOST_AUTO_TEST_CASE(spin_stops_as_soon_as_it_may_not_spin)
+{
+    spin_budget budget(1s);
+    int looks = 0;
+    auto const start = std::chrono::steady_clock::now();
+    BOOST_TEST(!budget.spin(
+        [&] {
+            ++looks;
+            return false;
+        },
+        [&] { return looks < 3; }));
+    BOOST_TEST(looks == 3);
+    BOOST_TEST((std::chrono::steady_clock::now() - start < 500ms));
+}
+
+// --- The latch of a thread outside the pool --------------------------------------
+
+BOOST_AUTO_TEST_CASE(a_latch_set_before_the_wait_returns_at_once)
+{
+    fj::detail::lock_latch latch;
+    latch.set();
+    latch.wait(0ns); // would block forever if the SET were not seen
+}
+
+// The setter comes at random times around the waiter's spin budget: while it
+// spins, as it gives up, after it blocked. Each latch lives in the waiter's
+// frame and is gone as soon as wait() returns.
+BOOST_AUTO_TEST_CASE(no_set_is_lost_in_any_phase_of_the_wait)
+{
+    hang_guard const guard("latch stress", 120);
+    constexpr int rounds = 20'000;
+    std::mt19937 rng(11);
+    // Limits: never spin, shorter than most delays, longer than all.
+    std::chrono::nanoseconds const limits[] = {0ns, 5us, 200us};
+    std::uniform_int_distribution<int> delay_ns(0, 30'000);
+    std::atomic<fj::detail::lock_latch*> handoff{nullptr};
+    std::atomic<bool> stop{false};
+    std::vector<int> delays(rounds);
+    for (auto& d : delays)
+        d = delay_ns(rng);
+    std::thread setter([&] {
+        for (int i = 0; i < rounds; ++i) {
+            fj::detail::lock_latch* latch;
+            while ((latch = handoff.exchange(nullptr)) == nullptr)
+                if (stop.load())
+                    return;
+            busy_for(std::chrono::nanoseconds(delays[i]));
+            latch->set();
+        }
+    });
+    for (int i = 0; i < rounds; ++i) {
+        fj::detail::lock_latch latch;
+        handoff.store(&latch);
+        latch.wait(limits[i % 3]);
+    }
+    stop = true;
+    setter.join();
+}
+
+BOOST_AUTO_TEST_CASE(a_waiter_blocked_for_long_is_woken)
+{
+    hang_guard const guard("blocked waiter", 60);
+    for (int i = 0; i < 20; ++i) {
+        fj::detail::lock_latch latch;
+        std::thread setter([&] {
+            std::this_thread::sleep_for(5ms); // far beyond any spin
+            latch.set();
+        });
+        latch.wait(spin_budget::default_limit);
+        setter.join();
+    }
+}
+
+// --- Pools waited for from outside ------------------------------------------------
+
+// Four outside threads install jobs whose lengths straddle the spin budget,
+// under three limits: every install returns with its own result.
+BOOST_AUTO_TEST_CASE_TEMPLATE(installs_of_every_length_return_under_every_spin_limit, Policy, test::all_policies)
+{
+    hang_guard const guard("installs", 300);
+    for (std::chrono::nanoseconds const limit : {std::chrono::nanoseconds(0ns), std::chrono::nanoseconds(20us),
+                                                 std::chrono::nanoseconds(2ms)}) {
+        fj::pool_options options = test::threads(2);
+        options.spin_limit = limit;
+        test::pool<Policy> pool(options);
+        std::vector<std::thread> callers;
+        std::atomic<int> wrong{0};
+        for (int t = 0; t < 4; ++t)
+            callers.emplace_back([&, t] {
+                std::mt19937 rng(static_cast<unsigned>(t));
+                std::uniform_int_distribution<int> work_ns(0, 100'000);
+                for (int i = 0; i < 1'500; ++i) {
+                    int const ns = i % 4 == 0 ? 0 : work_ns(rng);
+                    int const got = pool.install([&] {
+                        busy_for(std::chrono::nanoseconds(ns));
+                        return i * 4 + t;
+                    });
+                    wrong += got != i * 4 + t;
+                }
+            });
+        for (auto& c : callers)
+            c.join();
+        BOOST_TEST(wrong.load() == 0);
+    }
+}
+
+// A scope entered from outside (its jobs go to the global pool) waits on the
+// same latch.
+BOOST_AUTO_TEST_CASE(in_place_scopes_from_outside_see_every_job)
+{
+    hang_guard const guard("scopes", 120);
+    for (int i = 0; i < 2'000; ++i) {
+        std::atomic<int> ran{0};
+        fj::in_place_scope([&](fj::lifo_scope& s) {
+            for (int j = 0; j < 3; ++j)
+                s.spawn([&] {
+                    busy_for(std::chrono::nanoseconds((i % 7) * 5'000));
+                    ++ran;
+                });
+        });
+        BOOST_TEST_REQUIRE(ran.load() == 3);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_negative_spin_limit_is_rejected)
+{
+    fj::pool_options options = test::threads(1);
+    options.spin_limit = -1us;
+    BOOST_CHECK_THROW(fj::thread_pool pool(options), std::invalid_argument);
+}
