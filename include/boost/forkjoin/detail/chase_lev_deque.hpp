@@ -34,6 +34,13 @@
 //  * Buffers replaced by growth are not freed until the deque is destroyed:
 //    a thief may still be reading the old buffer. Capacities double, so the
 //    retired buffers together are never larger than the live one.
+//  * push() does not load top_: it compares with `top_bound_`, the owner's
+//    last value of top_ (top_ only grows, so it is a lower bound), and
+//    reloads only when the bound says full. The paper's push reads top with
+//    acquire, which orders a thief's read of a slot before the owner's
+//    overwrite of it; here every load that feeds the bound (in pop() and in
+//    make_room()) is an acquire load, so the bound carries the same
+//    synchronization and the proof holds.
 
 #include <boost/forkjoin/detail/asymmetric_fence.hpp>
 #include <boost/forkjoin/detail/config.hpp>
@@ -101,7 +108,14 @@ public:
         // the other, so no element is taken twice. Ours is the light half of
         // an asymmetric pair; steal() has the heavy half.
         light_fence(asymmetric_);
-        std::int64_t t = top_.load(std::memory_order_relaxed);
+        // Acquire, as Lê et al.'s push reads top: this value becomes
+        // top_bound_, on which the next pushes decide that the slots below
+        // it are free to overwrite. Reading it with acquire synchronizes
+        // with the thief's CAS that advanced top_ (a seq-cst RMW, so a
+        // release), so the thief's read of a slot happens before our later
+        // overwrite of that slot and cannot see the new job. On x86 an
+        // acquire load is the same plain `mov` as a relaxed one.
+        std::int64_t t = top_.load(std::memory_order_acquire);
         top_bound_ = t;
         if (t > b) { // Empty: restore.
             bottom_.store(b + 1, std::memory_order_relaxed);
