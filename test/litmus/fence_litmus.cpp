@@ -3,7 +3,7 @@
 // std::atomic + std::thread, no library dependency.
 //
 //   g++ -std=c++20 -O2 -pthread fence_litmus.cpp -o fence_litmus
-//   ./fence_litmus [--iterations N] [--no-pin]
+//   ./fence_litmus [--iterations N] [--membarrier-iterations N] [--no-pin]
 //
 // Default: 2,000,000 iterations per variant, 5 variants: ~1.5 s on an idle
 // 2-core x86 VM, ~16 s when other jobs load it.  The two threads are pinned
@@ -180,6 +180,10 @@ struct LatchReal {
 
 struct Options {
     std::uint64_t iterations = 2'000'000;
+    // The variants that call membarrier(2) (c REAL, d REAL asymmetric): a
+    // system call and an IPI per iteration, microseconds each and far more
+    // on a loaded VM, where 2,000,000 of them took minutes.
+    std::uint64_t membarrier_iterations = 250'000;
     bool pin = true;
 };
 
@@ -535,16 +539,19 @@ int main(int argc, char** argv) {
             opt.iterations = std::strtoull(argv[++i], nullptr, 10);
         } else if (a.rfind("--iterations=", 0) == 0) {
             opt.iterations = std::strtoull(a.c_str() + 13, nullptr, 10);
+        } else if (a == "--membarrier-iterations" && i + 1 < argc) {
+            opt.membarrier_iterations = std::strtoull(argv[++i], nullptr, 10);
         } else if (a == "--pin") {
             opt.pin = true;
         } else if (a == "--no-pin") {
             opt.pin = false;
         } else {
-            std::fprintf(stderr, "usage: %s [--iterations N] [--no-pin]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--iterations N] [--membarrier-iterations N] [--no-pin]\n", argv[0]);
             return 2;
         }
     }
     if (opt.iterations == 0) opt.iterations = 1;
+    if (opt.membarrier_iterations == 0) opt.membarrier_iterations = 1;
     unsigned hw = std::thread::hardware_concurrency();
     if (opt.pin) find_cpus();
     std::printf("fence_litmus: %llu iterations per variant, %u hardware threads, ",
@@ -564,7 +571,9 @@ int main(int argc, char** argv) {
     std::printf("pair c: membarrier %s\n", asymmetric ? "available: the REAL variant uses it"
                                                       : "NOT available: the REAL variant uses seq-cst fences");
     bool weak_c = report<DequeWeak>(opt, real_failed);
-    report<DequeReal>(opt, real_failed);
+    Options membarrier_opt = opt;
+    if (asymmetric) membarrier_opt.iterations = opt.membarrier_iterations;
+    report<DequeReal>(membarrier_opt, real_failed);
 
     // Pair d, the steal shape: three threads where the machine has three
     // CPUs, else the two-thread form (one thief stealing twice).
@@ -574,7 +583,7 @@ int main(int argc, char** argv) {
     bool weak_d = report_steal<NoFences>(opt.iterations, steal_threads, opt.pin, real_failed);
     bool weak_d_thief = report_steal<ThiefOnlyFence>(opt.iterations, steal_threads, opt.pin, real_failed);
     if (asymmetric)
-        report_steal<AsymmetricFences>(opt.iterations, steal_threads, opt.pin, real_failed);
+        report_steal<AsymmetricFences>(opt.membarrier_iterations, steal_threads, opt.pin, real_failed);
     else
         std::printf("d/steal REAL asymmetric: skipped, membarrier unavailable\n");
     report_steal<SymmetricFences>(opt.iterations, steal_threads, opt.pin, real_failed);
