@@ -201,8 +201,11 @@ private:
 
     // Makes the thief's half of the store-buffering pair with pop(). False:
     // this steal must give up without taking anything (a spurious failure,
-    // always allowed).
-    bool order_with_owner() noexcept
+    // always allowed). Out of line: next to a system call or a fence a call
+    // costs nothing, and it keeps steal() small enough to inline into join
+    // (a breadth-first owner takes its own jobs with steal), which keeps
+    // join's pop path exactly as it was.
+    BOOST_FORKJOIN_NOINLINE bool order_with_owner() noexcept
     {
         // Acquire: pairs with the owner's release when it acknowledges the
         // switch in pop(), so that reading `symmetric` means
