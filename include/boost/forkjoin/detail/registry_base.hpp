@@ -45,8 +45,8 @@ class registry_base;
 class alignas(cache_line_size) worker_thread {
 public:
     worker_thread(registry_base& registry, push_filter filter, std::size_t index, std::size_t deque_capacity,
-                  bool breadth_first)
-        : deque_(deque_capacity), push_filter_(filter), registry_(registry), index_(index),
+                  bool breadth_first, fence_mode fences)
+        : deque_(deque_capacity, fences), push_filter_(filter), registry_(registry), index_(index),
           breadth_first_(breadth_first), rng_(index + 1)
     {
     }
@@ -138,6 +138,11 @@ public:
         : options_(std::move(options)),
           num_threads_(resolve_num_threads(options_.num_threads, policy_max_threads, policy_name)),
           max_threads_(std::min(policy_max_threads, registry_thread_limit)),
+          // Decided here, before any worker exists: no owner ever pops with
+          // a fence other than the one its thieves expect. A breadth-first
+          // owner takes its own jobs with steal(), never pop(): asymmetric
+          // fences would cost it a membarrier per job and save nothing.
+          fences_(options_.breadth_first ? fence_mode::symmetric : resolve_fence_mode(options_.fences, num_threads_)),
           deque_capacity_(deque_capacity),
           injector_(injector_capacity)
     {
@@ -151,6 +156,16 @@ public:
     std::size_t max_threads() const noexcept { return max_threads_; }
     worker_thread& worker(std::size_t index) noexcept { return *workers_[index]; }
     pool_options const& options() const noexcept { return options_; }
+
+    // asymmetric or symmetric: resolved from options().fences at
+    // construction; symmetric once a membarrier has failed in this process
+    // (each deque then switches at its next steal attempt and owner's pop).
+    fence_mode fences() const noexcept
+    {
+        return fences_ == fence_mode::asymmetric && !membarrier_failed.load(std::memory_order_relaxed)
+                   ? fence_mode::asymmetric
+                   : fence_mode::symmetric;
+    }
 
     // --- Policy hooks (registry.hpp) ----------------------------------------
     virtual void wait_until_cold(worker_thread& worker, core_latch& latch) = 0;
@@ -172,7 +187,7 @@ public:
         workers_.reserve(num_threads_);
         for (std::size_t i = 0; i < num_threads_; ++i)
             workers_.push_back(
-                std::make_unique<worker_thread>(*this, filter, i, deque_capacity_, options_.breadth_first));
+                std::make_unique<worker_thread>(*this, filter, i, deque_capacity_, options_.breadth_first, fences_));
         threads_.reserve(num_threads_);
         try {
             for (std::size_t i = 0; i < num_threads_; ++i)
@@ -324,6 +339,7 @@ private:
     pool_options const options_;
     std::size_t const num_threads_;
     std::size_t const max_threads_;
+    fence_mode const fences_;
     std::size_t const deque_capacity_;
     std::vector<std::unique_ptr<worker_thread>> workers_;
     std::vector<native_thread> threads_;
