@@ -659,6 +659,19 @@ BOOST_AUTO_TEST_CASE(a_handler_destroyed_unrun_breaks_the_promise)
     }
 }
 
+BOOST_AUTO_TEST_CASE(an_operation_that_fails_to_start_throws_from_the_call)
+{
+    auto fail_to_start = [](auto&& token) {
+        return asio::async_initiate<decltype(token), void(boost::system::error_code, int)>(
+            [](auto handler) {
+                auto moved = std::move(handler); // the handler is destroyed unrun on the way out
+                throw std::length_error("cannot start");
+            },
+            token);
+    };
+    BOOST_CHECK_THROW(fail_to_start(fj::use_future), std::length_error);
+}
+
 // --- The example server, end to end -------------------------------------------------
 
 BOOST_TEST_DECORATOR(*utf::timeout(120))

@@ -114,8 +114,13 @@ class pool_executor {
 public:
     using registry_type = detail::registry<SleepPolicy>;
 
-    // For basic_thread_pool::get_executor().
-    explicit pool_executor(registry_type& registry) noexcept : pool_executor(&registry, 0) {}
+    // For basic_thread_pool::get_executor(). Tracked executors are made
+    // with require, which can say that the pool has terminated.
+    explicit pool_executor(registry_type& registry) noexcept
+        requires(!Tracked)
+        : pool_executor(&registry, 0)
+    {
+    }
 
     pool_executor(pool_executor const& other) noexcept : pool_executor(other.registry_, other.bits_) {}
 
@@ -569,15 +574,19 @@ public:
     template <class Initiation, class... InitArgs>
     static return_type initiate(Initiation&& initiation, forkjoin::use_future_t, InitArgs&&... args)
     {
+        // Both references are owned before anything can throw: if the
+        // operation is never started, the handler's destructor completes the
+        // state and the future's releases it.
         auto* const state = new state_type();
         return_type result = forkjoin::detail::future_access::adopt<value_type>(state);
+        handler_type handler(state);
         // The I/O object's executor, to which future::cancel posts the
         // cancellation (see use_future_state).
         if constexpr (requires { initiation.get_executor(); }) {
             if constexpr (std::is_convertible_v<decltype(initiation.get_executor()), any_io_executor>)
                 state->set_cancellation_executor(initiation.get_executor());
         }
-        std::forward<Initiation>(initiation)(handler_type(state), std::forward<InitArgs>(args)...);
+        std::forward<Initiation>(initiation)(std::move(handler), std::forward<InitArgs>(args)...);
         return result;
     }
 };
