@@ -433,6 +433,26 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(posts_during_shutdown_run, Policy, test::all_polic
     outsider.join();
 }
 
+BOOST_AUTO_TEST_CASE_TEMPLATE(co_spawn_during_shutdown_is_waited_for, Policy, test::all_policies)
+{
+    // A job running while the destructor waits starts a coroutine that
+    // awaits a timer: co_spawn tracks work on its executor, so the pool
+    // stays until the coroutine has finished.
+    io_thread io;
+    std::atomic<int> result{0};
+    {
+        test::pool<Policy> pool(test::threads(2));
+        auto const ex = pool.get_executor();
+        asio::post(ex, [&io, &result, ex] {
+            std::this_thread::sleep_for(20ms); // the destructor is waiting by now
+            asio::co_spawn(ex, answer_after(io.io, 20ms, true), [&result](std::exception_ptr error, int value) {
+                result = error ? -1 : value;
+            });
+        });
+    }
+    BOOST_TEST(result.load() == 42);
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(submitting_after_termination_throws_pool_terminated, Policy, test::all_policies)
 {
     // The exit handler runs after the pool has terminated: nothing it
