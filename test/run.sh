@@ -84,16 +84,17 @@ fi
 # The core's Boost.Test programs also run under TSan and ASan+UBSan.
 sanitized_tests=(deque join scope spawn install broadcast pool sleep fence)
 
-for t in deque join scope spawn install broadcast pool fence future; do
+for t in deque join scope spawn install broadcast pool fence future asio policy_benchmark; do
     run_boost_test "$t" "build/test/${t}_test" 600
 done
 run_boost_test sleep build/test/sleep_test 900
 
 run_check global_pool_exit build/test/global_exit_test
 
-for e in quick_start custom_sleep_policy asio_timer; do
+for e in quick_start custom_sleep_policy asio_timer asio_server; do
     run_check "example_$e" "build/example/$e"
 done
+run_check example_policy_bakeoff build/example/policy_bakeoff --repetitions 1
 
 # The CMake package: install to a temporary prefix and build example/ as a
 # separate consumer project with find_package(boost_forkjoin).

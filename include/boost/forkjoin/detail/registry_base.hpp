@@ -34,13 +34,20 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace boost::forkjoin::detail {
 
 class registry_base;
+
+// The key of one extension type (registry_base::extension): the address of
+// an inline variable is the same in every translation unit.
+template <class T>
+inline constexpr char extension_key = 0;
 
 class alignas(cache_line_size) worker_thread {
 public:
@@ -303,6 +310,27 @@ public:
         return s;
     }
 
+    // --- Extensions ------------------------------------------------------------
+
+    // The object of type T that an optional integration keeps with this
+    // registry (asio.hpp keeps the pool's asio::execution_context here),
+    // built by make(), which returns a std::shared_ptr<T>, on first use, and
+    // destroyed with the registry. The core never names these types, so it
+    // does not depend on their libraries. Not on any hot path: a mutex and a
+    // short search.
+    template <class T, class Make>
+    T& extension(Make&& make)
+    {
+        std::lock_guard const lock(extensions_mutex_);
+        for (auto const& [key, object] : extensions_)
+            if (key == &extension_key<T>)
+                return *static_cast<T*>(object.get());
+        std::shared_ptr<T> object = std::forward<Make>(make)();
+        T& result = *object;
+        extensions_.emplace_back(&extension_key<T>, std::move(object));
+        return result;
+    }
+
 private:
     static std::size_t resolve_num_threads(std::size_t requested, std::size_t policy_max,
                                            std::string const& policy_name)
@@ -349,6 +377,10 @@ private:
     // 1 for the pool handle plus 1 per spawned job, install and broadcast in
     // flight. The workers terminate when it reaches 0.
     alignas(cache_line_size) std::atomic<std::size_t> activity_count_{1};
+
+    // Last, so destroyed first: an extension may still refer to the rest.
+    std::mutex extensions_mutex_;
+    std::vector<std::pair<void const*, std::shared_ptr<void>>> extensions_;
 };
 
 // --- worker_thread members that need the registry ---------------------------
