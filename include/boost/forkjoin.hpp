@@ -16,6 +16,7 @@
 #include <boost/forkjoin/future.hpp>
 #include <boost/forkjoin/global_pool.hpp>
 #include <boost/forkjoin/join.hpp>
+#include <boost/forkjoin/policy_benchmark.hpp>
 #include <boost/forkjoin/pool_options.hpp>
 #include <boost/forkjoin/pool_stats.hpp>
 #include <boost/forkjoin/scope.hpp>

@@ -14,6 +14,23 @@
 
 namespace boost::forkjoin {
 
+// How the deques order an owner's pop against a thief's steal (a
+// store-buffering pair that needs a full fence on each side). See
+// doc/design.adoc, "Asymmetric fences".
+enum class fence_mode {
+    // asymmetric for pools of at most 8 workers where membarrier works,
+    // symmetric otherwise.
+    automatic,
+    // The owner's pop pays only a compiler barrier; each steal pays a
+    // membarrier(2) system call, which interrupts every CPU running a thread
+    // of the process. Falls back to symmetric where membarrier is missing or
+    // has failed.
+    asymmetric,
+    // A seq-cst fence on both sides: a locked instruction on every pop, no
+    // system call.
+    symmetric,
+};
+
 // Run-time settings of a pool, the counterpart of rayon's ThreadPoolBuilder.
 // Every member has a usable default; set what you need with designated
 // initializers: basic_thread_pool<P> pool{{.num_threads = 4}};
@@ -72,6 +89,13 @@ struct pool_options {
     // every machine measured; see doc/policies_compared.adoc before changing
     // it.
     std::chrono::nanoseconds spin_limit = spin_budget::default_limit;
+
+    // The fences of the work-stealing deques (see fence_mode). The default
+    // needs no tuning; choose symmetric for steal-heavy work on many cores,
+    // asymmetric for fine-grained joins on a large pool that rarely steals
+    // (doc/design.adoc, "Choosing the fence mode"). basic_thread_pool::
+    // fences() tells which one the pool runs with.
+    fence_mode fences = fence_mode::automatic;
 };
 
 } // namespace boost::forkjoin

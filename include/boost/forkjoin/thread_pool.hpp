@@ -28,6 +28,11 @@
 
 namespace boost::forkjoin {
 
+// The pool's Asio executor. Defined in <boost/forkjoin/asio.hpp>, which a
+// program includes to call get_executor(): the core does not depend on Asio.
+template <sleep_policy SleepPolicy, bool Tracked = false>
+class pool_executor;
+
 template <sleep_policy SleepPolicy, class... Options>
 class basic_thread_pool {
     static_assert((detail::is_pool_option_v<Options> && ...),
@@ -35,6 +40,7 @@ class basic_thread_pool {
 
 public:
     using sleep_policy_type = SleepPolicy;
+    using executor_type = pool_executor<SleepPolicy>;
     static constexpr std::size_t initial_deque_capacity = detail::size_option_v<deque_capacity, 256, Options...>;
     static constexpr std::size_t initial_injector_capacity =
         detail::size_option_v<injector_capacity, 128, Options...>;
@@ -66,6 +72,11 @@ public:
     }
 
     std::size_t num_threads() const noexcept { return registry_->num_threads(); }
+
+    // The fences the deques use: asymmetric or symmetric (never automatic),
+    // as pool_options::fences asked and the platform allows; symmetric once
+    // a membarrier call has failed in this process.
+    fence_mode fences() const noexcept { return registry_->fences(); }
 
     // Runs f on a worker and returns its result, or rethrows its exception.
     // From a worker of this pool, f runs in place; from another pool's
@@ -122,6 +133,11 @@ public:
     }
 
     pool_stats stats() const { return registry_->stats(); }
+
+    // A handle that submits work to this pool, for Boost.Asio (see
+    // asio.hpp, which must be included to call this). Cheap to copy; it must
+    // not be used after the pool is destroyed.
+    executor_type get_executor() noexcept { return executor_type(*registry_); }
 
     // See boost::forkjoin::mark_blocked. The calling thread must be a worker
     // of this pool.

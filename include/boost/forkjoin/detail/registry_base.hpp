@@ -35,6 +35,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -46,11 +47,16 @@ namespace boost::forkjoin::detail {
 
 class registry_base;
 
+// The key of one extension type (registry_base::extension): the address of
+// an inline variable is the same in every translation unit.
+template <class T>
+inline constexpr char extension_key = 0;
+
 class alignas(cache_line_size) worker_thread {
 public:
     worker_thread(registry_base& registry, push_filter filter, std::size_t index, std::size_t deque_capacity,
-                  bool breadth_first)
-        : deque_(deque_capacity), push_filter_(filter), registry_(registry), index_(index),
+                  bool breadth_first, fence_mode fences)
+        : deque_(deque_capacity, fences), push_filter_(filter), registry_(registry), index_(index),
           breadth_first_(breadth_first), rng_(index + 1)
     {
     }
@@ -142,6 +148,11 @@ public:
         : options_(std::move(options)),
           num_threads_(resolve_num_threads(options_.num_threads, policy_max_threads, policy_name)),
           max_threads_(std::min(policy_max_threads, registry_thread_limit)),
+          // Decided here, before any worker exists: no owner ever pops with
+          // a fence other than the one its thieves expect. A breadth-first
+          // owner takes its own jobs with steal(), never pop(): asymmetric
+          // fences would cost it a membarrier per job and save nothing.
+          fences_(options_.breadth_first ? fence_mode::symmetric : resolve_fence_mode(options_.fences, num_threads_)),
           deque_capacity_(deque_capacity),
           injector_(injector_capacity)
     {
@@ -157,6 +168,16 @@ public:
     std::size_t max_threads() const noexcept { return max_threads_; }
     worker_thread& worker(std::size_t index) noexcept { return *workers_[index]; }
     pool_options const& options() const noexcept { return options_; }
+
+    // asymmetric or symmetric: resolved from options().fences at
+    // construction; symmetric once a membarrier has failed in this process
+    // (each deque then switches at its next steal attempt and owner's pop).
+    fence_mode fences() const noexcept
+    {
+        return fences_ == fence_mode::asymmetric && !membarrier_failed.load(std::memory_order_relaxed)
+                   ? fence_mode::asymmetric
+                   : fence_mode::symmetric;
+    }
 
     // --- Policy hooks (registry.hpp) ----------------------------------------
     virtual void wait_until_cold(worker_thread& worker, core_latch& latch) = 0;
@@ -178,7 +199,7 @@ public:
         workers_.reserve(num_threads_);
         for (std::size_t i = 0; i < num_threads_; ++i)
             workers_.push_back(
-                std::make_unique<worker_thread>(*this, filter, i, deque_capacity_, options_.breadth_first));
+                std::make_unique<worker_thread>(*this, filter, i, deque_capacity_, options_.breadth_first, fences_));
         threads_.reserve(num_threads_);
         try {
             for (std::size_t i = 0; i < num_threads_; ++i)
@@ -329,6 +350,27 @@ public:
         return s;
     }
 
+    // --- Extensions ------------------------------------------------------------
+
+    // The object of type T that an optional integration keeps with this
+    // registry (asio.hpp keeps the pool's asio::execution_context here),
+    // built by make(), which returns a std::shared_ptr<T>, on first use, and
+    // destroyed with the registry. The core never names these types, so it
+    // does not depend on their libraries. Not on any hot path: a mutex and a
+    // short search.
+    template <class T, class Make>
+    T& extension(Make&& make)
+    {
+        std::lock_guard const lock(extensions_mutex_);
+        for (auto const& [key, object] : extensions_)
+            if (key == &extension_key<T>)
+                return *static_cast<T*>(object.get());
+        std::shared_ptr<T> object = std::forward<Make>(make)();
+        T& result = *object;
+        extensions_.emplace_back(&extension_key<T>, std::move(object));
+        return result;
+    }
+
 private:
     static std::size_t resolve_num_threads(std::size_t requested, std::size_t policy_max,
                                            std::string const& policy_name)
@@ -365,6 +407,7 @@ private:
     pool_options const options_;
     std::size_t const num_threads_;
     std::size_t const max_threads_;
+    fence_mode const fences_;
     std::size_t const deque_capacity_;
     std::vector<std::unique_ptr<worker_thread>> workers_;
     std::vector<native_thread> threads_;
@@ -377,6 +420,10 @@ private:
     // Workers between jobs, and the CPUs they share (leaves_a_cpu_free).
     alignas(cache_line_size) std::atomic<std::size_t> idle_workers_{0};
     std::size_t const cpus_ = std::max(1u, std::thread::hardware_concurrency());
+
+    // Last, so destroyed first: an extension may still refer to the rest.
+    std::mutex extensions_mutex_;
+    std::vector<std::pair<void const*, std::shared_ptr<void>>> extensions_;
 };
 
 // --- worker_thread members that need the registry ---------------------------
