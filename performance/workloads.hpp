@@ -831,11 +831,11 @@ struct spawn_future_kernel {
 };
 
 // ---------------------------------------------------------------------------
-// fence-modes: the deques' two fence modes (pool_options::fences) on
-// steal-heavy work. Boost.ForkJoin only. Each repetition builds two pools of
-// the executor's size, one asymmetric and one symmetric, and runs the same
-// increment-all passes and the same quicksort on each, alternating which
-// goes first. The executor's own pool stays idle meanwhile (asleep under jec
+// fence-modes: the deques' fence modes (pool_options::fences) on
+// steal-heavy work. Boost.ForkJoin only. Each repetition builds three pools
+// of the executor's size, asymmetric, symmetric and adaptive, and runs the
+// same increment-all passes and the same quicksort on each, in an order
+// that rotates from one repetition to the next. The executor's own pool stays idle meanwhile (asleep under jec
 // and legacy); a spin pool would compete for the cores, so that row skips.
 // ---------------------------------------------------------------------------
 
@@ -894,24 +894,31 @@ struct fence_modes_kernel {
                                pool.fences() == boost::forkjoin::fence_mode::asymmetric};
             };
 
+            using boost::forkjoin::fence_mode;
+            constexpr fence_mode modes[] = {fence_mode::asymmetric, fence_mode::symmetric, fence_mode::adaptive};
             int round = 0;
             repeat(ctx, [&] {
                 stopwatch sw;
-                measure a, s;
-                if (round++ % 2 == 0) {
-                    a = measure_mode(boost::forkjoin::fence_mode::asymmetric);
-                    s = measure_mode(boost::forkjoin::fence_mode::symmetric);
-                } else {
-                    s = measure_mode(boost::forkjoin::fence_mode::symmetric);
-                    a = measure_mode(boost::forkjoin::fence_mode::asymmetric);
+                measure m[3]; // by modes[], run in an order that rotates
+                for (int k = 0; k < 3; ++k) {
+                    int const i = (round + k) % 3;
+                    m[i] = measure_mode(modes[i]);
                 }
+                ++round;
+                measure const& a = m[0];
+                measure const& s = m[1];
+                measure const& d = m[2];
                 auto e = sw.stop();
-                return fmt::format("wall_ns={} cpu_ns={} inc_asym_ns={} inc_sym_ns={} sort_asym_ns={} sort_sym_ns={} "
-                                   "inc_sym_per_asym={:.4f} sort_sym_per_asym={:.4f} steals_asym={} steals_sym={} "
-                                   "passes={} asymmetric_available={}",
-                                   e.wall_ns, e.cpu_ns, a.inc_ns, s.inc_ns, a.sort_ns, s.sort_ns,
+                return fmt::format("wall_ns={} cpu_ns={} inc_asym_ns={} inc_sym_ns={} inc_adaptive_ns={} "
+                                   "sort_asym_ns={} sort_sym_ns={} sort_adaptive_ns={} "
+                                   "inc_sym_per_asym={:.4f} sort_sym_per_asym={:.4f} "
+                                   "inc_adaptive_per_best={:.4f} sort_adaptive_per_best={:.4f} "
+                                   "steals_asym={} steals_sym={} passes={} asymmetric_available={}",
+                                   e.wall_ns, e.cpu_ns, a.inc_ns, s.inc_ns, d.inc_ns, a.sort_ns, s.sort_ns, d.sort_ns,
                                    double(s.inc_ns) / double(a.inc_ns), double(s.sort_ns) / double(a.sort_ns),
-                                   a.steals, s.steals, passes, a.asymmetric ? 1 : 0);
+                                   double(d.inc_ns) / double(std::min(a.inc_ns, s.inc_ns)),
+                                   double(d.sort_ns) / double(std::min(a.sort_ns, s.sort_ns)), a.steals, s.steals,
+                                   passes, a.asymmetric ? 1 : 0);
             });
         }
     }
@@ -1116,14 +1123,18 @@ inline std::vector<workload> const& registry()
          5, 3, 1, true},
         // The deques' fence modes (see README.md): Boost.ForkJoin only.
         {"fence-modes", "fence-modes",
-         "increment-all and quicksort on an asymmetric-fence pool and a symmetric one: symmetric time / asymmetric "
-         "(> 1: asymmetric is faster)",
+         "increment-all and quicksort on asymmetric-, symmetric- and adaptive-fence pools: symmetric time / "
+         "asymmetric (> 1: asymmetric is faster), adaptive / the better of the two",
          {"inc_sym_per_asym", "", 1.0, "inc sym/asym", 3},
          {{"sort_sym_per_asym", "", 1.0, "sort sym/asym", 3},
+          {"inc_adaptive_per_best", "", 1.0, "inc adapt/best", 3},
+          {"sort_adaptive_per_best", "", 1.0, "sort adapt/best", 3},
           {"inc_asym_ns", "", 1e-3, "inc asym us/pass", 2},
           {"inc_sym_ns", "", 1e-3, "inc sym us/pass", 2},
+          {"inc_adaptive_ns", "", 1e-3, "inc adapt us/pass", 2},
           {"sort_asym_ns", "", 1e-6, "sort asym ms", 1},
           {"sort_sym_ns", "", 1e-6, "sort sym ms", 1},
+          {"sort_adaptive_ns", "", 1e-6, "sort adapt ms", 1},
           {"steals_asym", "passes", 1.0, "steals/pass asym", 1}},
          false,
          {{"len", "102400"}, {"grain", "1024"}, {"passes", "1000"}, {"sort_len", "10000000"}, {"cutoff", "5120"}},

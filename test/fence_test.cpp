@@ -84,6 +84,11 @@ fj::fence_mode asymmetric_if_available()
     return detail::asymmetric_fences_available() ? fj::fence_mode::asymmetric : fj::fence_mode::symmetric;
 }
 
+fj::fence_mode adaptive_if_available()
+{
+    return detail::asymmetric_fences_available() ? fj::fence_mode::adaptive : fj::fence_mode::symmetric;
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_CASE(the_default_is_automatic)
@@ -98,7 +103,9 @@ BOOST_AUTO_TEST_CASE(a_pool_resolves_its_fence_mode_before_it_starts)
     std::size_t const large = detail::asymmetric_fences_max_threads + 1;
     BOOST_TEST_MESSAGE("membarrier available: " << detail::asymmetric_fences_available());
 
-    BOOST_TEST((fj::thread_pool(options(small, fence_mode::automatic)).fences() == asymmetric_if_available()));
+    BOOST_TEST((fj::thread_pool(options(small, fence_mode::automatic)).fences() == adaptive_if_available()));
+    BOOST_TEST((fj::thread_pool(options(small, fence_mode::adaptive)).fences() == adaptive_if_available()));
+    BOOST_TEST((fj::thread_pool(options(large, fence_mode::adaptive)).fences() == adaptive_if_available()));
     BOOST_TEST((fj::thread_pool(options(large, fence_mode::automatic)).fences() == fence_mode::symmetric));
     BOOST_TEST((fj::thread_pool(options(small, fence_mode::symmetric)).fences() == fence_mode::symmetric));
     BOOST_TEST((fj::thread_pool(options(large, fence_mode::asymmetric)).fences() == asymmetric_if_available()));
@@ -110,9 +117,9 @@ BOOST_AUTO_TEST_CASE(a_pool_resolves_its_fence_mode_before_it_starts)
     BOOST_TEST((fj::thread_pool(breadth).fences() == fence_mode::symmetric));
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(both_modes_run_steal_heavy_work, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(every_mode_runs_steal_heavy_work, Policy, test::all_policies)
 {
-    for (fj::fence_mode mode : {fj::fence_mode::asymmetric, fj::fence_mode::symmetric}) {
+    for (fj::fence_mode mode : {fj::fence_mode::asymmetric, fj::fence_mode::symmetric, fj::fence_mode::adaptive}) {
         test::pool<Policy> pool(options(4, mode));
         std::vector<std::uint32_t> v(4096, 0);
         auto const steals_before = pool.stats().steals;
@@ -206,6 +213,11 @@ void membarrier_failure_in_child()
     fj::thread_pool pool(options(4, fence_mode::asymmetric));
     BOOST_TEST((pool.fences() == fence_mode::asymmetric));
     BOOST_TEST(stolen_joins(pool, 20) > 0u);
+    // And an adaptive one, which must never go back to asymmetric fences
+    // once they fail.
+    fj::thread_pool adaptive_pool(options(4, fence_mode::adaptive));
+    BOOST_TEST((adaptive_pool.fences() == fence_mode::adaptive));
+    BOOST_TEST(stolen_joins(adaptive_pool, 20) > 0u);
     detail::chase_lev_deque deque(4, fence_mode::asymmetric);
 
     // 2. membarrier now fails, for every thread.
@@ -221,6 +233,9 @@ void membarrier_failure_in_child()
     BOOST_TEST((pool.fences() == fence_mode::symmetric));
     std::vector<std::uint32_t> v(4096, 0);
     BOOST_TEST(run_passes(pool, v, 50));
+    BOOST_TEST(stolen_joins(adaptive_pool, 100) > 0u);
+    BOOST_TEST((adaptive_pool.fences() == fence_mode::symmetric));
+    BOOST_TEST(run_passes(adaptive_pool, v, 50));
     // A pool started now does not even try.
     BOOST_TEST((fj::thread_pool(options(2, fence_mode::asymmetric)).fences() == fence_mode::symmetric));
 

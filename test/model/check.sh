@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Model-check the legacy and jec sleep protocols and their mutants with SPIN.
+# Model-check the legacy and jec sleep protocols, the outside waiter's latch and
+# the adaptive fence handshake, and their mutants, with SPIN.
 #
 #   test/model/check.sh            # all checks (~40 s on 2 busy cores)
 #   EXTENDED=1 test/model/check.sh # + liveness proofs and 3-worker runs
@@ -89,6 +90,7 @@ check() {
 # ---- legacy: one sleepy word, tickle wakes everybody -----------------------
 check model    legacy                           legacy ""
 check model    legacy/STRONG                    legacy "-DSTRONG"
+check model    legacy/S=0                       legacy "-DS=0 -DA=1"
 check model    legacy/TICKLE_AFTER_EXECUTE      legacy "-DTICKLE_AFTER_EXECUTE"
 check model    legacy/3-workers-1-job/STRONG    legacy "-DNW=3 -DNINJ=1 -DSTRONG"
 # the tickle as rayon wrote it (swap, then lock only for sleepers) and as this
@@ -105,6 +107,7 @@ check mutant   legacy/NO_TICKLE_ON_LATCH_SET    legacy "-DMUTANT_NO_TICKLE_ON_LA
 
 # ---- jec: packed counters + JEC, per-worker condvars, 4-state latch --------
 check model    jec                              jec ""
+check model    jec/S=0                          jec "-DS=0"
 check model    jec/STRONG                       jec "-DSTRONG"
 check ablation jec/NO_INJECTOR_CHECK            jec "-DNO_INJECTOR_CHECK"
 check ablation jec/JEC_ROLLOVER+NO_INJECTOR_CHECK jec "-DMUTANT_JEC_ROLLOVER -DNO_INJECTOR_CHECK"
@@ -117,6 +120,19 @@ check mutant   jec/UNLOCK_BEFORE_BLOCK          jec "-DMUTANT_UNLOCK_BEFORE_BLOC
 check mutant   jec/JEC_BEFORE_TOGGLE            jec "-DMUTANT_JEC_BEFORE_TOGGLE"
 check mutant   jec/NO_SEARCH_AFTER_SLEEPY+STRONG jec "-DMUTANT_NO_SEARCH_AFTER_SLEEPY -DSTRONG"
 check mutant   jec/NO_SEARCH_AFTER_SLEEPY+NO_INJECTOR_CHECK jec "-DMUTANT_NO_SEARCH_AFTER_SLEEPY -DNO_INJECTOR_CHECK"
+# ---- the latch a thread outside the pool waits on: spin, then block --------
+check model    lock_latch                       lock_latch ""
+check mutant   lock_latch/LOAD_STORE_SET        lock_latch "-DMUTANT_LOAD_STORE_SET"
+check mutant   lock_latch/WOKEN_OUTSIDE         lock_latch "-DMUTANT_WOKEN_OUTSIDE"
+check mutant   lock_latch/LEAVE_ON_SET          lock_latch "-DMUTANT_LEAVE_ON_SET"
+
+# ---- adaptive fences: the owner never pops unfenced beside a light thief ---
+check model    fence_switch                     fence_switch ""
+check model    fence_switch/B=2                 fence_switch "-DB=2"
+check mutant   fence_switch/NO_DRAINING         fence_switch "-DMUTANT_NO_DRAINING"
+check mutant   fence_switch/NO_RECHECK          fence_switch "-DMUTANT_NO_RECHECK"
+check mutant   fence_switch/DRAIN_NO_COUNT      fence_switch "-DMUTANT_DRAIN_NO_COUNT"
+
 # livelocks the safety check cannot see (it passes: timeout never fires)
 check live-mutant legacy/WORK_FOUND_NO_TICKLE   legacy "-DMUTANT_WORK_FOUND_NO_TICKLE"
 check live-mutant jec/SHARED_MAIN_LATCH         jec "-DMUTANT_SHARED_MAIN_LATCH"

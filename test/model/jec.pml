@@ -49,8 +49,9 @@
  * blocking anywhere but on the condvar is an invalid end state.  Invariant
  * assertions: sleeping <= inactive <= NW at every new_jobs snapshot.
  *
- * Abstractions: ROUNDS_UNTIL_SLEEPY=32 is scaled to S (default 1) and
- * ROUNDS_UNTIL_SLEEPING = S+1, so the sequence is "fail, announce sleepy,
+ * Abstractions: the implementation searches for a time (the worker's spin
+ * budget) before it announces; here S failed searches (default 1; check.sh
+ * also runs 0, the zero budget) and the sleep after S+1, so the sequence is "fail, announce sleepy,
  * fail once more, sleep()"; yield_now() is a no-op; the JEC is kept modulo
  * JEC_MOD (default 64, no rollover is reachable: it toggles at most twice per
  * post); the condvar has no spurious wake-ups (the wait is looped on
@@ -108,7 +109,7 @@
 #define NINJ 2
 #endif
 #ifndef S
-#define S 1              /* ROUNDS_UNTIL_SLEEPY (32 in the implementation) */
+#define S 1              /* failed searches before announcing (a time in the implementation) */
 #endif
 #ifndef JEC_MOD
 #ifdef MUTANT_JEC_ROLLOVER

@@ -43,8 +43,9 @@
  * Blocking anywhere but on the condvar is an invalid end state.  Invariant
  * assertions check the sleepy word.
  *
- * Abstractions: ROUNDS_UNTIL_SLEEPY=32 / ROUNDS_UNTIL_ASLEEP=64 are scaled to
- * S / A (default 1 / 3: one plain failed round, get sleepy, one round that
+ * Abstractions: the implementation searches for half its spin budget (a
+ * time) before it gets sleepy and sleeps at the budget's end; here the
+ * counts S / A (default 1 / 3: one plain failed round, get sleepy, one round that
  * checks still_sleepy, then sleep) -- the protocol only depends on the order
  * "fail, get sleepy, search at least once more, sleep", not on the numbers.
  * yield_now() is a no-op; the deque/injector are counters (only the CHILD is
@@ -105,10 +106,10 @@
 #define NINJ 2
 #endif
 #ifndef S
-#define S 1            /* ROUNDS_UNTIL_SLEEPY (32 in the implementation) */
+#define S 1            /* failed searches before getting sleepy (a time in the implementation) */
 #endif
 #ifndef A
-#define A 3            /* ROUNDS_UNTIL_ASLEEP (64 in the implementation) */
+#define A 3            /* ... and before sleeping (the spin budget's end in the implementation) */
 #endif
 #define TOTAL (NINJ + 1)   /* injected jobs + the forked child */
 

@@ -18,7 +18,7 @@ namespace boost::forkjoin {
 // store-buffering pair that needs a full fence on each side). See
 // doc/design.adoc, "Asymmetric fences".
 enum class fence_mode {
-    // asymmetric for pools of at most 8 workers where membarrier works,
+    // adaptive for pools of at most 8 workers where membarrier works,
     // symmetric otherwise.
     automatic,
     // The owner's pop pays only a compiler barrier; each steal pays a
@@ -29,6 +29,14 @@ enum class fence_mode {
     // A seq-cst fence on both sides: a locked instruction on every pop, no
     // system call.
     symmetric,
+    // Each deque on its own: asymmetric while it is rarely stolen from,
+    // symmetric while it is stolen from often. A thief that paid for a
+    // membarrier asks the owner to fence; the owner fences until its fences
+    // have cost about what one membarrier costs with no steal seen meanwhile,
+    // then goes back (ski rental: never more than twice the cost of the
+    // better fixed choice, whatever the work). Falls back to symmetric where
+    // membarrier is missing or has failed.
+    adaptive,
 };
 
 // Run-time settings of a pool, the counterpart of rayon's ThreadPoolBuilder.

@@ -40,8 +40,11 @@
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/pool_options.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 
 #if defined(__linux__) && !defined(BOOST_FORKJOIN_NO_MEMBARRIER)
 #  include <linux/membarrier.h>
@@ -85,21 +88,65 @@ inline bool asymmetric_fences_available() noexcept
 // size.
 inline constexpr std::size_t asymmetric_fences_max_threads = 8;
 
-// The mode a pool of `num_threads` workers runs with: asymmetric or
-// symmetric, never automatic.
+// The mode a pool of `num_threads` workers runs with: asymmetric, adaptive
+// or symmetric, never automatic.
 inline fence_mode resolve_fence_mode(fence_mode requested, std::size_t num_threads) noexcept
 {
     switch (requested) {
     case fence_mode::symmetric:
         return fence_mode::symmetric;
     case fence_mode::asymmetric:
-        return asymmetric_fences_available() ? fence_mode::asymmetric : fence_mode::symmetric;
+    case fence_mode::adaptive:
+        return asymmetric_fences_available() ? requested : fence_mode::symmetric;
     case fence_mode::automatic:
         break;
     }
-    return num_threads <= asymmetric_fences_max_threads && asymmetric_fences_available() ? fence_mode::asymmetric
+    return num_threads <= asymmetric_fences_max_threads && asymmetric_fences_available() ? fence_mode::adaptive
                                                                                          : fence_mode::symmetric;
 }
+
+// The prices an adaptive deque weighs (fence_mode::adaptive): a membarrier,
+// as this process's thieves have paid it lately, and a seq-cst fence. Both
+// are measured, never assumed: a membarrier costs 0.4 us on a lone CPU and
+// 10 us on a VM whose other CPU runs a worker (the interrupt goes through the
+// hypervisor); a fence costs 3 to 30 ns depending on the CPU.
+class fence_prices {
+public:
+    // A thief paid `ns` for one membarrier. Relaxed, and racy on purpose:
+    // an estimate that loses an update now and then is still an estimate.
+    static void barrier_paid(std::uint64_t ns) noexcept
+    {
+        std::uint64_t const old = barrier_ns_.load(std::memory_order_relaxed);
+        barrier_ns_.store(old - old / 8 + ns / 8, std::memory_order_relaxed);
+    }
+
+    // How many fenced pops cost as much as one membarrier: how long an
+    // adaptive deque that sees no steal goes on fencing.
+    static std::int64_t fenced_pops_per_barrier() noexcept
+    {
+        std::uint64_t const pops = barrier_ns_.load(std::memory_order_relaxed) / fence_ns();
+        return static_cast<std::int64_t>(std::clamp<std::uint64_t>(pops, 64, std::uint64_t{1} << 20));
+    }
+
+private:
+    // Timed once per process: 4096 fences, a few microseconds.
+    static std::uint64_t fence_ns() noexcept
+    {
+        static std::uint64_t const ns = [] {
+            constexpr int count = 4096;
+            auto const start = std::chrono::steady_clock::now();
+            for (int i = 0; i < count; ++i)
+                std::atomic_thread_fence(std::memory_order_seq_cst);
+            auto const elapsed = std::chrono::steady_clock::now() - start;
+            auto const total = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count();
+            return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(total) / count);
+        }();
+        return ns;
+    }
+
+    // Until the first membarrier is timed: a middling machine's price.
+    static inline std::atomic<std::uint64_t> barrier_ns_{2'000};
+};
 
 // The frequent side: a compiler barrier in asymmetric mode, else a seq-cst
 // fence.

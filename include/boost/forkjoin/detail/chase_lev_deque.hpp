@@ -32,7 +32,10 @@
 //    returns before that barrier: a steal may always fail spuriously, and
 //    the owner, who is running, will pop the job itself. If the barrier
 //    fails, the deque switches to symmetric fences with a handshake with
-//    its owner (see order_with_owner).
+//    its owner (see order_with_owner). In adaptive mode the same handshake
+//    switches a deque that is stolen from often to symmetric fences, and a
+//    second one, which waits for the thieves relying on the owner's fence,
+//    switches it back (see fence_state).
 //  * Buffers replaced by growth are not freed until the deque is destroyed:
 //    a thief may still be reading the old buffer. Capacities double, so the
 //    retired buffers together are never larger than the live one.
@@ -49,7 +52,9 @@
 #include <boost/forkjoin/detail/job.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -64,10 +69,18 @@ public:
         job_ref job;
     };
 
-    // `fences` is asymmetric or symmetric (resolve_fence_mode).
+    // `fences` is asymmetric, adaptive or symmetric (resolve_fence_mode);
+    // symmetric where the process cannot use membarrier (asking registers
+    // it, before any thief relies on it).
+    // `fenced_pops`, adaptive only: how long the owner fences after a steal
+    // when it sees no other; 0 means fence_prices' estimate. Tests make it
+    // tiny to switch back and forth all the time.
     explicit chase_lev_deque(std::size_t initial_capacity = 256,
-                             fence_mode fences = resolve_fence_mode(fence_mode::asymmetric, 1))
-        : fences_(fences == fence_mode::asymmetric ? fence_state::asymmetric : fence_state::symmetric),
+                             fence_mode fences = resolve_fence_mode(fence_mode::asymmetric, 1),
+                             std::int64_t fenced_pops = 0)
+        : fences_(fences == fence_mode::symmetric || !asymmetric_fences_available() ? fence_state::symmetric
+                                                                                  : fence_state::asymmetric),
+          adaptive_(fences == fence_mode::adaptive && asymmetric_fences_available()), fixed_fenced_pops_(fenced_pops),
           owner_buffer_(new buffer(round_up_to_power_of_two(initial_capacity))),
           owner_slots_(owner_buffer_->slots.get()), owner_mask_(owner_buffer_->mask), buffer_(owner_buffer_)
     {
@@ -111,25 +124,15 @@ public:
         // buffering shape. With a fence on each side at least one of us sees
         // the other, so no element is taken twice. In asymmetric mode ours is
         // the light half and steal() has the heavy half.
-        // Relaxed: only this thread reads the state on this path, and once
-        // it has read a later state it cannot read an earlier one again
-        // (coherence); the thieves learn what we read from our release in
-        // acknowledgement below.
-        if (fences_.load(std::memory_order_relaxed) == fence_state::asymmetric) {
+        // Relaxed: only the owner moves the state to `asymmetric` or
+        // `symmetric`, so what it reads here is what it wrote last, or a
+        // thief's request (`switching`), which it acknowledges below with a
+        // release; coherence keeps it from reading an older state again.
+        fence_state const fences = fences_.load(std::memory_order_relaxed);
+        if (fences == fence_state::asymmetric)
             std::atomic_signal_fence(std::memory_order_seq_cst);
-        } else {
+        else
             std::atomic_thread_fence(std::memory_order_seq_cst);
-            // A membarrier failed: from now on we fence (coherence: we
-            // cannot read an earlier state again). Release: a thief that
-            // reads `symmetric` (acquire) also sees everything our earlier
-            // pops, the last one with a compiler barrier only, wrote. A
-            // plain store, not a call, so that the fast path keeps its
-            // registers.
-            // (Loaded again rather than kept from above, so that the
-            // asymmetric path stays one compare with memory.)
-            if (BOOST_FORKJOIN_UNLIKELY(fences_.load(std::memory_order_relaxed) == fence_state::switching))
-                fences_.store(fence_state::symmetric, std::memory_order_release);
-        }
         // Acquire, as Lê et al.'s push reads top: this value becomes
         // top_bound_, on which the next pushes decide that the slots below
         // it are free to overwrite. Reading it with acquire synchronizes
@@ -138,6 +141,18 @@ public:
         // overwrite of that slot and cannot see the new job. On x86 an
         // acquire load is the same plain `mov` as a relaxed one.
         std::int64_t t = top_.load(std::memory_order_acquire);
+        if (BOOST_FORKJOIN_UNLIKELY(fences != fence_state::asymmetric)) {
+            if (fences != fence_state::symmetric) {
+                owner_acknowledge(fences);
+            } else if (adaptive_) {
+                // A steal since our last look (top_ moved) says the fences
+                // pay: go on with them. Else count down to going back.
+                if (t != top_bound_)
+                    fenced_pops_left_ = fenced_pops_;
+                else if (--fenced_pops_left_ <= 0)
+                    stop_fencing();
+            }
+        }
         top_bound_ = t;
         if (t > b) { // Empty: restore.
             bottom_.store(b + 1, std::memory_order_relaxed);
@@ -152,6 +167,9 @@ public:
             bottom_.store(b + 1, std::memory_order_relaxed);
             if (!won)
                 return std::nullopt;
+            // Our own move of top_, not a steal: the next pop must not take
+            // it for one (the adaptive fences count steals by top_ moving).
+            top_bound_ = t + 1;
         }
         return job;
     }
@@ -166,8 +184,10 @@ public:
         if (t >= bottom_.load(std::memory_order_relaxed))
             return {steal_status::empty, {}};
         // Our half of the store-buffering pair with pop().
-        if (!order_with_owner())
+        ordering const ordered = order_with_owner();
+        if (ordered == ordering::none)
             return {steal_status::empty, {}};
+        light_thief_exit const leave{ordered == ordering::light ? &light_thieves_ : nullptr};
         // Acquire: pairs with push()'s release store of bottom_.
         std::int64_t const b = bottom_.load(std::memory_order_acquire);
         if (t >= b)
@@ -186,52 +206,142 @@ public:
         return {steal_status::success, job};
     }
 
+    // Owner only: whether its pops fence now (any state but asymmetric).
+    // For tests and statistics.
+    bool owner_fences() const noexcept { return fences_.load(std::memory_order_relaxed) != fence_state::asymmetric; }
+
     std::size_t capacity() const noexcept
     {
         return static_cast<std::size_t>(buffer_.load(std::memory_order_relaxed)->capacity);
     }
 
 private:
-    // asymmetric: the owner's pops use a compiler barrier, steals a
-    // membarrier. symmetric: both a seq-cst fence. switching: a membarrier
-    // failed; the owner's pops already use fences, but one may still be in
-    // flight with only a compiler barrier, so no thief may rely on its fence
-    // until the owner's next pop moves the state to symmetric.
-    enum class fence_state : std::uint8_t { asymmetric, switching, symmetric };
+    // The fence state. Four states; the owner and the thieves each make some
+    // of the moves, always by one atomic operation:
+    //
+    //   asymmetric  the owner pops with a compiler barrier, thieves pay a
+    //               membarrier. Adaptive: a thief that paid one asks the
+    //               owner to fence (CAS -> switching).
+    //   switching   asked to fence (or a membarrier failed): the owner's next
+    //               pop fences and acknowledges (-> symmetric, a release
+    //               store); until then thieves still pay a membarrier, and
+    //               take nothing if it fails.
+    //   symmetric   both sides fence. Adaptive: a thief announces itself in
+    //               light_thieves_ before it relies on the owner's fence. The
+    //               owner, once its fences have cost about one membarrier
+    //               with no steal seen, moves on (-> draining).
+    //   draining    the owner still fences, thieves pay a membarrier again;
+    //               once no announced thief is left the owner stops fencing
+    //               (-> asymmetric).
+    //
+    // Why draining suffices: the owner stores `draining` and then reads
+    // light_thieves_, a thief increments light_thieves_ and then reads the
+    // state, all four seq-cst. In their single total order either the
+    // thief's increment comes first, and the owner sees it and goes on
+    // fencing until the thief has left (its release decrement, the owner's
+    // load acquires), or the owner's store does, and the thief reads
+    // `draining` and pays for a membarrier instead. So no pop with a
+    // compiler barrier only ever races a thief that relied on a fence.
+    enum class fence_state : std::uint8_t { asymmetric, switching, symmetric, draining };
 
-    // Makes the thief's half of the store-buffering pair with pop(). False:
+    // How a thief ordered its steal with the owner's pops.
+    enum class ordering { none, barrier, light };
+
+    // Drops a light thief's announcement when its steal is over, however it
+    // ends. Release: the owner that reads the count down (acquire) sees
+    // what we did, our CAS on top_ above all, before it stops fencing.
+    struct light_thief_exit {
+        std::atomic<std::uint32_t>* count;
+        ~light_thief_exit()
+        {
+            if (count != nullptr)
+                count->fetch_sub(1, std::memory_order_release);
+        }
+    };
+
+    // Makes the thief's half of the store-buffering pair with pop(). none:
     // this steal must give up without taking anything (a spurious failure,
     // always allowed). Out of line: next to a system call or a fence a call
-    // costs nothing, and it keeps steal() small enough to inline into join
-    // (a breadth-first owner takes its own jobs with steal), which keeps
-    // join's pop path exactly as it was.
-    BOOST_FORKJOIN_NOINLINE bool order_with_owner() noexcept
+    // costs nothing, and it keeps steal() small.
+    BOOST_FORKJOIN_NOINLINE ordering order_with_owner() noexcept
     {
         // Acquire: pairs with the owner's release when it acknowledges the
-        // switch in pop(), so that reading `symmetric` means
-        // every pop we can race with fences, and the pops before it are
-        // visible to us.
-        switch (fences_.load(std::memory_order_acquire)) {
-        case fence_state::asymmetric:
-            if (!membarrier_failed.load(std::memory_order_relaxed) && heavy_fence())
-                return true;
-            // The barrier failed, here or for another deque of the process:
-            // the owner's pops are ordered by a compiler barrier only, so we
-            // must not go on. Ask the owner to switch; relaxed, since the
-            // owner's acknowledgement carries the ordering. A CAS, because
-            // the owner may have acknowledged another thief already.
-            {
-                fence_state expected = fence_state::asymmetric;
-                fences_.compare_exchange_strong(expected, fence_state::switching, std::memory_order_relaxed);
+        // switch in pop(), so that reading `symmetric` means every pop we
+        // can race with fences, and the pops before it are visible to us.
+        fence_state fences = fences_.load(std::memory_order_acquire);
+        if (fences == fence_state::symmetric) {
+            if (!adaptive_) {
+                std::atomic_thread_fence(std::memory_order_seq_cst);
+                return ordering::barrier;
             }
-            return false;
-        case fence_state::switching:
-            return false;
-        case fence_state::symmetric:
-            std::atomic_thread_fence(std::memory_order_seq_cst);
-            return true;
+            // Seq-cst, both: see fence_state, "Why draining suffices".
+            light_thieves_.fetch_add(1, std::memory_order_seq_cst);
+            fences = fences_.load(std::memory_order_seq_cst);
+            if (fences == fence_state::symmetric) {
+                std::atomic_thread_fence(std::memory_order_seq_cst);
+                return ordering::light;
+            }
+            // The owner is leaving symmetric: we relied on nothing yet.
+            light_thieves_.fetch_sub(1, std::memory_order_relaxed);
         }
-        return false;
+        // asymmetric, switching or draining: a pop may race us with a
+        // compiler barrier only, so only a membarrier orders us.
+        if (!membarrier_failed.load(std::memory_order_relaxed)) {
+            auto const start = std::chrono::steady_clock::now();
+            if (heavy_fence()) {
+                if (adaptive_) {
+                    fence_prices::barrier_paid(static_cast<std::uint64_t>(
+                        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+                            .count()));
+                    // Ask the owner to fence from now on. Relaxed: we ask,
+                    // the owner's acknowledgement carries the ordering. A
+                    // CAS: the owner may have moved on meanwhile.
+                    if (fences != fence_state::switching)
+                        fences_.compare_exchange_strong(fences, fence_state::switching, std::memory_order_relaxed);
+                }
+                return ordering::barrier;
+            }
+        }
+        // The barrier failed, here or for another deque of the process: the
+        // owner's pops are ordered by a compiler barrier only, so we must
+        // not go on. Ask the owner to switch, for good (it never leaves
+        // symmetric once a membarrier failed); relaxed, as above.
+        if (fences == fence_state::asymmetric || fences == fence_state::draining)
+            fences_.compare_exchange_strong(fences, fence_state::switching, std::memory_order_relaxed);
+        return ordering::none;
+    }
+
+    // The owner's pop found `switching` or `draining`; it has fenced already.
+    BOOST_FORKJOIN_NOINLINE void owner_acknowledge(fence_state fences) noexcept
+    {
+        if (fences == fence_state::switching) {
+            // From now on we fence (coherence: we cannot read an earlier
+            // state again). Release: a thief that reads `symmetric`
+            // (acquire) also sees everything our earlier pops, the last one
+            // with a compiler barrier only, wrote.
+            fenced_pops_ = fixed_fenced_pops_ != 0 ? fixed_fenced_pops_ : fence_prices::fenced_pops_per_barrier();
+            fenced_pops_left_ = fenced_pops_;
+            fences_.store(fence_state::symmetric, std::memory_order_release);
+            return;
+        }
+        // draining. Seq-cst: see fence_state; it also acquires the last
+        // light thief's release. If a thief asked to switch meanwhile the CAS
+        // fails and our next pop acknowledges it.
+        if (light_thieves_.load(std::memory_order_seq_cst) == 0)
+            fences_.compare_exchange_strong(fences, fence_state::asymmetric, std::memory_order_relaxed);
+    }
+
+    // The owner's fences have cost about one membarrier and no thief came.
+    BOOST_FORKJOIN_NOINLINE void stop_fencing() noexcept
+    {
+        // Once a membarrier has failed it would be the only way back.
+        if (membarrier_failed.load(std::memory_order_relaxed)) {
+            fenced_pops_left_ = std::numeric_limits<std::int64_t>::max();
+            return;
+        }
+        // Seq-cst: see fence_state. We go on fencing until the pop that
+        // finds no announced thief left.
+        fences_.store(fence_state::draining, std::memory_order_seq_cst);
     }
 
     struct slot {
@@ -304,10 +414,17 @@ private:
 
     // top_ is written by thieves, bottom_ by the owner: separate lines.
     alignas(cache_line_size) std::atomic<std::int64_t> top_{0};
+    // Adaptive, symmetric: thieves relying on the owner's fence right now.
+    // On top_'s line, which the thieves write anyway.
+    std::atomic<std::uint32_t> light_thieves_{0};
     alignas(cache_line_size) std::atomic<std::int64_t> bottom_{0};
-    // Read by every pop and steal; written once at most, when a membarrier
-    // fails (by a thief, then by the owner).
+    // Read by every pop and steal; see fence_state for who writes it when.
     std::atomic<fence_state> fences_;
+    bool const adaptive_;
+    std::int64_t const fixed_fenced_pops_; // 0: fence_prices decides
+    // The owner's: fenced pops to go without a steal, and what it starts at.
+    std::int64_t fenced_pops_left_ = 0;
+    std::int64_t fenced_pops_ = 0;
     // The owner's copies of buffer_ and of its slot array and mask: push and
     // pop use them without an atomic load and a pointer chase.
     buffer* owner_buffer_;

@@ -169,14 +169,12 @@ public:
     worker_thread& worker(std::size_t index) noexcept { return *workers_[index]; }
     pool_options const& options() const noexcept { return options_; }
 
-    // asymmetric or symmetric: resolved from options().fences at
+    // asymmetric, adaptive or symmetric: resolved from options().fences at
     // construction; symmetric once a membarrier has failed in this process
     // (each deque then switches at its next steal attempt and owner's pop).
     fence_mode fences() const noexcept
     {
-        return fences_ == fence_mode::asymmetric && !membarrier_failed.load(std::memory_order_relaxed)
-                   ? fence_mode::asymmetric
-                   : fence_mode::symmetric;
+        return membarrier_failed.load(std::memory_order_relaxed) ? fence_mode::symmetric : fences_;
     }
 
     // --- Policy hooks (registry.hpp) ----------------------------------------
