@@ -7,9 +7,12 @@
 // A sleep policy written against the public concept only: spin, then back
 // off with timed sleeps.
 //
-// An idle worker first searches `spin_rounds` times, yielding in between.
-// Then it sleeps on a condition variable with a timeout that doubles from
-// `min_backoff` to `max_backoff`. Publishers notify while someone sleeps.
+// An idle worker first searches for the pool's spin limit (a time: the
+// library's spin_pause between searches), then sleeps on a condition
+// variable with a timeout that doubles from `min_backoff` to `max_backoff`.
+// Publishers notify while someone sleeps. (The library's own policies also
+// learn, per worker, how long to spin: spin_budget.hpp. This one keeps the
+// limit fixed, to stay short.)
 //
 // The protocol is deliberately simple. Injected jobs and set latches are
 // never missed: the worker counts itself in `sleepers_` and then checks them
@@ -21,6 +24,7 @@
 // idle, a little CPU that `sleep::jec` does not spend.
 
 #include <boost/forkjoin/sleep_policy.hpp>
+#include <boost/forkjoin/spin_budget.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -28,28 +32,32 @@
 #include <condition_variable>
 #include <cstddef>
 #include <mutex>
-#include <thread>
 
 namespace example {
 
 class spin_then_backoff {
 public:
+    using clock = boost::forkjoin::spin_budget::clock;
     static constexpr std::size_t max_threads = 4096;
-    static constexpr unsigned spin_rounds = 64;
     static constexpr std::chrono::microseconds min_backoff{50};
     static constexpr std::chrono::microseconds max_backoff{2000};
 
     struct idle_state {
-        unsigned rounds = 0;
+        clock::time_point spin_until;
+        boost::forkjoin::spin_pause pause;
         std::chrono::microseconds backoff = min_backoff;
     };
 
-    explicit spin_then_backoff(boost::forkjoin::sleep_context const&) {}
+    explicit spin_then_backoff(boost::forkjoin::sleep_context const& context) : spin_for_(context.spin_limit) {}
 
     // Pushes call new_internal_jobs only while someone sleeps.
     boost::forkjoin::push_filter filter_pushes() const noexcept { return {&sleepers_, 0, ~std::size_t{0}}; }
 
-    idle_state start_looking(std::size_t) noexcept { return {}; }
+    idle_state start_looking(std::size_t) noexcept
+    {
+        clock::time_point const now = clock::now();
+        return {now + spin_for_, boost::forkjoin::spin_pause(now)};
+    }
     void work_found(idle_state&) noexcept {}
 
     template <class HasInjectedJobs>
@@ -57,9 +65,8 @@ public:
                                                 HasInjectedJobs&& has_injected_jobs)
     {
         using boost::forkjoin::sleep_result;
-        if (idle.rounds < spin_rounds) {
-            ++idle.rounds;
-            std::this_thread::yield();
+        if (clock::time_point const now = clock::now(); now < idle.spin_until) {
+            idle.pause(now);
             return sleep_result::none;
         }
         // Seq-cst: pairs with the publishers' seq-cst load of sleepers_ (in
@@ -97,6 +104,7 @@ private:
         cv_.notify_all();
     }
 
+    std::chrono::nanoseconds const spin_for_;
     std::atomic<std::size_t> sleepers_{0};
     std::mutex mutex_;
     std::condition_variable cv_;
