@@ -292,7 +292,12 @@ public:
         // Release: a submitter that finds the count at 0 reads this flag
         // after an acquire fence (throw_not_accepting).
         shut_down_at_exit_.store(true, std::memory_order_release);
+        bool const stopping = !forked_away();
         shut_down();
+        // The pool is kept, not freed (global_pool.hpp says why): free what
+        // leak checkers could not see as still in use.
+        if (stopping)
+            release_spare_memory();
     }
 
     // Whether this registry was built in a parent process, before a fork()
@@ -536,6 +541,7 @@ private:
     // itself alive, on a list that keeps it reachable for leak checkers.
     void keep_forked_away() noexcept
     {
+        release_spare_memory();
         kept_after_fork_ = shared_from_this();
         // Release: a reader of the list sees the node complete; relaxed
         // failure, the loop rereads.
@@ -544,6 +550,19 @@ private:
             next_forked_away_ = head;
         while (!forked_away_registries.compare_exchange_weak(head, this, std::memory_order_release,
                                                               std::memory_order_relaxed));
+    }
+
+    // For a registry that stays allocated after its workers are gone. The
+    // injector is a lock-free queue: even in a forked child, where a thread
+    // of the parent may have been inside it, it is in a consistent state
+    // (nodes such a thread held are only lost). Out of memory here would
+    // lose nothing but the leak checker's silence: ignore it.
+    void release_spare_memory() noexcept
+    {
+        try {
+            injector_.release_spare_nodes();
+        } catch (...) {
+        }
     }
 
     [[noreturn]] void throw_not_accepting() const
