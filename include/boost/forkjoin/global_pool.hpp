@@ -93,7 +93,12 @@ inline thread_pool& create_global_pool(pool_options options)
 // The global pool, built with default options if it does not exist yet.
 // After the process's exit handler for it has run, it still returns the
 // pool, which then refuses work (pool_terminated).
-inline thread_pool& global_pool()
+//
+// Out of line: it is reached from the outside-every-pool branch of join and
+// the other free functions, and once inlined there it drew install's code
+// in after it, making every join on a worker save six registers and reserve
+// a 328-byte frame for a branch it never takes.
+BOOST_FORKJOIN_NOINLINE inline thread_pool& global_pool()
 {
     // Acquire: pairs with the release store in create_global_pool.
     if (thread_pool* pool = detail::global_pool_instance.load(std::memory_order_acquire))

@@ -290,7 +290,7 @@ public:
     void shut_down_at_exit() noexcept
     {
         // Release: a submitter that finds the count at 0 reads this flag
-        // after an acquire fence (throw_not_accepting).
+        // after an acquire load of the count (throw_not_accepting).
         shut_down_at_exit_.store(true, std::memory_order_release);
         bool const stopping = !forked_away();
         shut_down();
@@ -358,6 +358,18 @@ public:
                 handle_panic(std::current_exception());
             }
         };
+    }
+
+    // The cold part of worker_thread::wait_until, out of line so that the
+    // check below adds nothing to the code inlined into every join.
+    BOOST_FORKJOIN_NOINLINE void wait_for_latch(worker_thread& worker, core_latch& latch)
+    {
+        // A job that called fork() and went on in the child: the latch may
+        // be one that only a thread of the parent could set.
+        if (BOOST_FORKJOIN_UNLIKELY(forked_away()))
+            fail("boost::forkjoin: a job called fork() and the child went on waiting for work of the pool, whose "
+                 "other threads exist only in the parent; a child forked inside a job must exec or _exit");
+        wait_until_cold(worker, latch);
     }
 
     // --- worker_host: the thread_builder's side ---------------------------------
@@ -567,9 +579,10 @@ private:
 
     [[noreturn]] void throw_not_accepting() const
     {
-        // Pairs with the release RMWs on the count that brought it to 0; the
-        // exit handler's flag was stored before its release.
-        std::atomic_thread_fence(std::memory_order_acquire);
+        // The count is 0 for good. Reading it again with acquire synchronizes
+        // with every release RMW before it (RMWs extend release sequences),
+        // the exit handler's among them, which it made after storing the flag.
+        (void)activity_count_.load(std::memory_order_acquire);
         if (shut_down_at_exit_.load(std::memory_order_relaxed))
             throw pool_terminated("boost::forkjoin: the global pool was shut down at exit (its atexit handler "
                                   "has run) and accepts no more work");
@@ -652,15 +665,8 @@ BOOST_FORKJOIN_FORCEINLINE void worker_thread::push(job_ref job)
 
 inline void worker_thread::wait_until(core_latch& latch)
 {
-    if (!latch.probe()) {
-        // A job that called fork() and went on in the child: the latch may
-        // be one that only a thread of the parent could set.
-        if (BOOST_FORKJOIN_UNLIKELY(registry_.forked_away()))
-            registry_base::fail("boost::forkjoin: a job called fork() and the child went on waiting for work of "
-                                "the pool, whose other threads exist only in the parent; a child forked inside "
-                                "a job must exec or _exit");
-        registry_.wait_until_cold(*this, latch);
-    }
+    if (!latch.probe())
+        registry_.wait_for_latch(*this, latch);
 }
 
 inline std::optional<job_ref> worker_thread::steal()
