@@ -297,7 +297,8 @@ BOOST_AUTO_TEST_CASE(thread_creation_failure_under_a_process_limit_is_reported)
             std::printf("failed as expected after %d workers, in %lld ms: %s\n", started.load(),
                         static_cast<long long>(ms.count()), e.what());
         }
-        test::child_require(started.load() > 0 && started.load() < 1000, "started count");
+        // (Fewer than 999 if the user runs other processes.)
+        test::child_require(started.load() < 1000, "started count");
         test::child_require(started.load() == exited.load(), "every started worker was stopped");
     });
     BOOST_TEST(r.succeeded(), r);
