@@ -82,9 +82,9 @@ if ! b2 -j"$jobs" test//stage example//stage >"$log_dir/b2.log" 2>&1; then
 fi
 
 # The core's Boost.Test programs also run under TSan and ASan+UBSan.
-sanitized_tests=(deque join scope spawn install broadcast pool sleep fence)
+sanitized_tests=(deque join scope spawn install broadcast pool sleep fence lifecycle)
 
-for t in deque join scope spawn install broadcast pool fence future asio policy_benchmark; do
+for t in deque join scope spawn install broadcast pool fence lifecycle future asio policy_benchmark; do
     run_boost_test "$t" "build/test/${t}_test" 600
 done
 run_boost_test sleep build/test/sleep_test 900
