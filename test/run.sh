@@ -21,6 +21,15 @@ mkdir -p "$log_dir"
 
 wanted() { [[ -z "${FORKJOIN_TEST_FILTER:-}" || "$1" =~ $FORKJOIN_TEST_FILTER ]]; }
 
+# What a failed Boost.Test program said: its error lines with the output just
+# before each (a child process's report, a message), then the log's tail.
+show_failure() {
+    local log=$1
+    grep -n -B6 -E 'error: in|fatal error|exception|Assertion|runtime error|SUMMARY:' "$log" | head -n 80
+    echo "--- tail of $log"
+    tail -n 20 "$log"
+}
+
 # A Boost.Test program: count its test cases from the short report. A crash
 # or a time-out counts every case it would have run as failed, at least one.
 run_boost_test() {
@@ -41,7 +50,7 @@ run_boost_test() {
     passed=$((passed + ok))
     failed=$((failed + bad))
     printf '%-28s %4d passed %4d failed  %4ds\n' "$name" "$ok" "$bad" $((SECONDS - start))
-    if ((bad > 0)); then tail -n 40 "$log"; fi
+    if ((bad > 0)); then show_failure "$log"; fi
 }
 
 # Any other check: one case, passed if the command exits 0.
@@ -82,9 +91,9 @@ if ! b2 -j"$jobs" test//stage example//stage >"$log_dir/b2.log" 2>&1; then
 fi
 
 # The core's Boost.Test programs also run under TSan and ASan+UBSan.
-sanitized_tests=(deque join scope spawn install broadcast pool sleep spin_wait fence)
+sanitized_tests=(deque join scope spawn install broadcast pool sleep spin_wait fence lifecycle)
 
-for t in deque join scope spawn install broadcast pool spin_wait fence future asio policy_benchmark; do
+for t in deque join scope spawn install broadcast pool spin_wait fence lifecycle future asio policy_benchmark; do
     run_boost_test "$t" "build/test/${t}_test" 600
 done
 run_boost_test sleep build/test/sleep_test 900

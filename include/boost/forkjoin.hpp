@@ -25,6 +25,7 @@
 #include <boost/forkjoin/sleep/spin.hpp>
 #include <boost/forkjoin/sleep_policy.hpp>
 #include <boost/forkjoin/spawn.hpp>
+#include <boost/forkjoin/thread_builder.hpp>
 #include <boost/forkjoin/thread_pool.hpp>
 
 #endif // BOOST_FORKJOIN_HPP

@@ -45,9 +45,12 @@ public:
     static constexpr std::size_t initial_injector_capacity =
         detail::size_option_v<injector_capacity, 128, Options...>;
 
-    // Starts the workers. Throws too_many_threads if the count exceeds what
-    // the policy supports, std::system_error if the OS refuses a thread (the
-    // ones already started are stopped first).
+    // Starts the workers (or hands them to options.spawn_handler). Throws
+    // too_many_threads if the count exceeds what the policy supports,
+    // std::system_error if the OS refuses a thread, and whatever
+    // thread_name or spawn_handler throw; the workers already started are
+    // stopped first, as by the destructor. With use_current_thread, the
+    // calling thread is worker 0 from here until the destructor.
     explicit basic_thread_pool(pool_options options = {})
         : registry_(std::make_shared<detail::registry<SleepPolicy>>(std::move(options), initial_deque_capacity,
                                                                     initial_injector_capacity))
@@ -61,14 +64,14 @@ public:
     basic_thread_pool& operator=(basic_thread_pool&&) = delete;
 
     // Waits for every job spawned into the pool (and those they spawn), then
-    // joins the workers. Calling it from one of the pool's own workers is a
-    // logic error and calls std::terminate.
+    // for every worker to leave. Called on one of the pool's own workers (it
+    // would wait for itself), or, with use_current_thread, on another thread
+    // than worker 0, it says so on stderr and calls std::terminate. In a
+    // process forked after the pool was built, it only forgets the pool.
     ~basic_thread_pool()
     {
-        if (registry_) {
-            registry_->terminate();
-            registry_->join_threads();
-        }
+        if (registry_)
+            registry_->shut_down();
     }
 
     std::size_t num_threads() const noexcept { return registry_->num_threads(); }
@@ -150,7 +153,11 @@ public:
 
     // Any thread may mark a blocked worker of this pool unblocked, typically
     // the one that is about to release it.
-    void mark_unblocked() { registry_->mark_unblocked(); }
+    void mark_unblocked()
+    {
+        registry_->check_not_forked_away(); // its lock may be held by a thread of the parent
+        registry_->mark_unblocked();
+    }
 
     // For the free functions and tests.
     detail::registry<SleepPolicy>& registry() noexcept { return *registry_; }
