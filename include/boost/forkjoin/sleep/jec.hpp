@@ -81,6 +81,12 @@ public:
         // not sleepy. The sentinel is never equal to a real counter, so a
         // stale snapshot cannot match.
         word jobs_counter = no_snapshot;
+        // Another worker runs a job: search for the whole limit (see
+        // spin_time). Set when the period begins, cleared once all are idle.
+        bool others_busy = false;
+        // The period began with every worker idle: only such periods teach
+        // the budget (see learn).
+        bool teaches = true;
         bool slept = false; // blocked at least once in this idle period
     };
 
@@ -102,9 +108,11 @@ public:
     {
         // Seq-cst like every counters RMW, so that the wake decisions of
         // publishers read one consistent history of the word.
-        counters_.fetch_add(one_inactive, std::memory_order_seq_cst);
+        word const c = counters_.fetch_add(one_inactive, std::memory_order_seq_cst) + one_inactive;
+        bool const others_busy = inactive_threads(c) < num_threads_;
         clock::time_point const now = clock::now();
-        return {worker_index, now, now + worker_states_[worker_index].budget.current(), spin_pause(now)};
+        return {worker_index, now, now + spin_time(worker_index, others_busy), spin_pause(now), no_snapshot,
+                others_busy, !others_busy};
     }
 
     void work_found(idle_state& idle) noexcept
@@ -125,6 +133,11 @@ public:
         if (idle.jobs_counter != no_snapshot)
             return sleep(idle, latch, has_injected_jobs);
         clock::time_point const now = clock::now();
+        // Relaxed: a hint; the sleep protocol does not depend on it.
+        if (idle.others_busy && inactive_threads(counters_.load(std::memory_order_relaxed)) == num_threads_) {
+            idle.others_busy = false; // everybody is idle now: the learnt budget governs
+            idle.sleepy_at = std::min(idle.sleepy_at, now + spin_time(idle.worker_index, false));
+        }
         if (now < idle.sleepy_at)
             idle.pause(now);
         else
@@ -256,12 +269,27 @@ private:
         return result;
     }
 
+    // How long to search before getting sleepy. While another worker runs a
+    // job, more work is likely to appear within microseconds (the other
+    // half of a join, the next split of a loop), and a thief that sleeps
+    // now costs a system call on each side to bring back: search for the
+    // whole limit, as Go keeps a spinning thread while any processor runs.
+    // The learnt budget is for the pool going quiet, when everybody is idle
+    // and only a new job from outside ends the wait; so only such periods
+    // teach it (learn), and a frame's many short gaps do not inflate the
+    // spin after its last job.
+    spin_budget::duration spin_time(std::size_t worker_index, bool others_busy) const noexcept
+    {
+        spin_budget const& budget = worker_states_[worker_index].budget;
+        return others_busy ? budget.limit() : budget.current();
+    }
+
     // Back to searching, with a fresh spin: a worker that was woken is
     // likely to find work, and one that was not sleeps again after it.
     void wake_fully(idle_state& idle, bool slept) noexcept
     {
         clock::time_point const now = clock::now();
-        idle.sleepy_at = now + worker_states_[idle.worker_index].budget.current();
+        idle.sleepy_at = now + spin_time(idle.worker_index, idle.others_busy);
         idle.pause = spin_pause(now);
         idle.jobs_counter = no_snapshot;
         idle.slept |= slept;
@@ -270,6 +298,8 @@ private:
     // The idle period is over: did spinning carry the worker through it?
     void learn(idle_state const& idle) noexcept
     {
+        if (!idle.teaches)
+            return;
         spin_budget& budget = worker_states_[idle.worker_index].budget;
         spin_budget::duration const idle_for = clock::now() - idle.idle_since;
         if (idle.slept)
