@@ -23,6 +23,7 @@
 #include <boost/forkjoin/detail/lock_latch.hpp>
 #include <boost/forkjoin/detail/locked_job_queue.hpp>
 #include <boost/forkjoin/detail/native_thread.hpp>
+#include <boost/forkjoin/detail/termination.hpp>
 #include <boost/forkjoin/detail/thread_count.hpp>
 #include <boost/forkjoin/detail/worker_counters.hpp>
 #include <boost/forkjoin/detail/xorshift_rng.hpp>
@@ -296,6 +297,7 @@ public:
                 fail("boost::forkjoin: a pool built with use_current_thread was destroyed on another thread than "
                      "the one that built it (its worker 0); destroy it on that thread");
         } else if (owns(self)) {
+            begin_termination();
             std::fprintf(stderr,
                          "boost::forkjoin: a pool was destroyed on one of its own workers (worker %zu): its "
                          "destructor would wait for that worker to finish, that is for itself. Destroy a pool "
@@ -474,15 +476,22 @@ public:
         notify_latch_set(target, was_sleeping);
     }
 
-    // An exception escaped a spawned job.
+    // An exception escaped a spawned job or a handler. Without a panic
+    // handler, several workers may get here at once: begin_termination lets
+    // one through, so that its exception is reported whole
+    // (termination.hpp).
     void handle_panic(std::exception_ptr error) noexcept
     {
-        if (!options_.panic_handler)
+        if (!options_.panic_handler) {
+            begin_termination();
             std::rethrow_exception(error); // noexcept: std::terminate, with the exception in flight
+        }
         try {
             options_.panic_handler(std::move(error));
         } catch (...) {
-            std::terminate(); // the handler itself failed; nobody is left to tell
+            // The handler itself failed; nobody is left to tell.
+            begin_termination();
+            std::terminate();
         }
     }
 
@@ -667,12 +676,7 @@ private:
         throw pool_terminated();
     }
 
-    [[noreturn]] static void fail(char const* message) noexcept
-    {
-        std::fprintf(stderr, "%s\n", message);
-        std::fflush(stderr);
-        std::terminate();
-    }
+    [[noreturn]] static void fail(char const* message) noexcept { terminate_with_message(message); }
 
     void call_handler(std::function<void(std::size_t)> const& handler, std::size_t index) noexcept
     {
