@@ -8,9 +8,12 @@
 #include "policies.hpp"
 
 #include <atomic>
+#include <chrono>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace fj = boost::forkjoin;
@@ -148,4 +151,63 @@ BOOST_AUTO_TEST_CASE(scope_outside_every_pool_runs_in_the_global_pool)
             s.spawn([&] { on_workers += fj::current_thread_index().has_value(); });
     });
     BOOST_TEST(on_workers.load() == 100);
+}
+
+namespace {
+
+// A capture that refers to memory owned by the scope's caller, as a lock
+// guard, a span or a counted handle does: its destructor writes there. It
+// takes a moment first, so that a scope which ended before its captures were
+// destroyed is caught returning early (and ASan catches the write to the
+// caller's freed memory).
+class writes_back_on_destruction {
+public:
+    explicit writes_back_on_destruction(std::atomic<int>& target) : target_(&target) {}
+    writes_back_on_destruction(writes_back_on_destruction&& other) noexcept
+        : target_(std::exchange(other.target_, nullptr))
+    {
+    }
+    writes_back_on_destruction& operator=(writes_back_on_destruction&&) = delete;
+    ~writes_back_on_destruction()
+    {
+        if (target_ == nullptr)
+            return; // moved from
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        target_->fetch_add(1);
+    }
+
+private:
+    std::atomic<int>* target_;
+};
+
+template <class Scope>
+void spawn_captures(Scope& s, std::atomic<int>& destroyed, int count)
+{
+    for (int i = 0; i < count; ++i)
+        s.spawn([guard = writes_back_on_destruction(destroyed)] {});
+}
+
+} // namespace
+
+// Regression (issue 10, bug 1): a spawned closure was destroyed after the
+// scope's count dropped, so the scope could return and its caller free what
+// the closure's captures refer to while they were still being destroyed.
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawned_closures_are_destroyed_before_the_scope_returns, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(2));
+    constexpr int count = 8;
+    for (int round = 0; round < 5; ++round) {
+        auto destroyed = std::make_unique<std::atomic<int>>(0);
+        pool.install([&] { fj::scope([&](fj::lifo_scope& s) { spawn_captures(s, *destroyed, count); }); });
+        BOOST_TEST(destroyed->load() == count);
+
+        destroyed = std::make_unique<std::atomic<int>>(0);
+        pool.install([&] { fj::scope_fifo([&](fj::fifo_scope& s) { spawn_captures(s, *destroyed, count); }); });
+        BOOST_TEST(destroyed->load() == count);
+
+        // The owner blocks instead of running jobs (a lock latch).
+        destroyed = std::make_unique<std::atomic<int>>(0);
+        fj::in_place_scope([&](fj::lifo_scope& s) { spawn_captures(s, *destroyed, count); });
+        BOOST_TEST(destroyed->load() == count);
+    }
 }

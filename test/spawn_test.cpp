@@ -14,6 +14,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace fj = boost::forkjoin;
@@ -95,6 +96,42 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_from_a_job_running_during_destruction_is_acc
             for (int i = 0; i < 10; ++i)
                 fj::spawn([&] { ++done; });
         });
+    }
+    BOOST_TEST(done.load() == 10);
+}
+
+namespace {
+// A capture whose destructor spawns one more job, as a handle that schedules
+// its own clean-up does.
+class spawns_on_destruction {
+public:
+    explicit spawns_on_destruction(std::atomic<int>& done) : done_(&done) {}
+    spawns_on_destruction(spawns_on_destruction&& other) noexcept : done_(std::exchange(other.done_, nullptr)) {}
+    spawns_on_destruction& operator=(spawns_on_destruction&&) = delete;
+    ~spawns_on_destruction()
+    {
+        if (done_ != nullptr)
+            fj::spawn([done = done_] { ++*done; });
+    }
+
+private:
+    std::atomic<int>* done_;
+};
+} // namespace
+
+// A spawned closure is destroyed before its job counts as finished (issue
+// 10, bug 1, for spawn): its destructor still runs inside the pool's
+// lifetime, so it may use the pool. Before, the job released the pool first,
+// and a spawn from the destructor of a pool being destroyed terminated.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_spawned_closure_is_destroyed_before_its_job_finishes, Policy, test::all_policies)
+{
+    std::atomic<int> done{0};
+    {
+        test::pool<Policy> pool(test::threads(2));
+        for (int i = 0; i < 10; ++i)
+            pool.spawn([guard = spawns_on_destruction(done)] {
+                std::this_thread::sleep_for(20ms); // the destructor has started by now
+            });
     }
     BOOST_TEST(done.load() == 10);
 }

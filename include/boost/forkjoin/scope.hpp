@@ -52,20 +52,22 @@ public:
             } catch (...) {
                 record_exception(std::current_exception());
             }
-            latch_.set();
         };
-        using job_type = detail::heap_job<decltype(body)>;
-        detail::job_ref const job = job_type::make(std::move(body));
+        // The job's count drops only after the closure is destroyed: what it
+        // captured may belong to the scope's caller, who may free it as soon
+        // as the scope ends.
+        auto done = [this]() noexcept { latch_.set(); };
+        auto job = std::make_unique<detail::heap_job<decltype(body), decltype(done)>>(std::move(body), done);
         // The caller (the body or one of our jobs) holds a count, so this
         // count is never the one that completes the scope early.
         latch_.increment();
         try {
-            submit(job);
+            submit(job->as_job_ref());
         } catch (...) {
-            delete static_cast<job_type*>(job.data);
-            latch_.set();
+            latch_.set(); // never queued: the unique_ptr frees it
             throw;
         }
+        job.release(); // queued: it frees itself after running
     }
 
     // Runs f(*this) (or f()) on a fiber (see future.hpp) and returns its
@@ -128,9 +130,7 @@ private:
         detail::worker_thread* const worker = detail::current_worker;
         if constexpr (Order == scope_order::fifo) {
             if (registry_.owns(worker)) {
-                detail::locked_job_queue& fifo = fifos_[worker->index()];
-                fifo.push(job);
-                worker->push({&detail::locked_job_queue::run_front, &fifo});
+                worker->push_fifo(job, fifos_[worker->index()]);
                 return;
             }
         }

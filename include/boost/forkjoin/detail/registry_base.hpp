@@ -56,13 +56,21 @@ public:
 
     // Pushes on the own deque and tells the sleep policy, if it listens.
     BOOST_FORKJOIN_FORCEINLINE void push(job_ref job);
-    // spawn_fifo: the job goes to the worker's FIFO, and a placeholder that
-    // runs the FIFO's oldest job goes on the deque, so jobs spawned by one
-    // worker start in spawn order whoever runs them.
-    void push_fifo(job_ref job)
+    // spawn_fifo: the job goes to a FIFO (the worker's own, or a fifo
+    // scope's for this worker), and a placeholder that runs the FIFO's oldest
+    // job goes on the deque, so jobs spawned by one worker start in spawn
+    // order whoever runs them. If the placeholder cannot be pushed (no memory
+    // to grow the deque) the job is taken back out: nothing is queued.
+    void push_fifo(job_ref job) { push_fifo(job, fifo_); }
+    void push_fifo(job_ref job, locked_job_queue& fifo)
     {
-        fifo_.push(job);
-        push({&locked_job_queue::run_front, &fifo_});
+        fifo.push(job);
+        try {
+            push({&locked_job_queue::run_front, &fifo});
+        } catch (...) {
+            fifo.take_back();
+            throw;
+        }
     }
 
     BOOST_FORKJOIN_FORCEINLINE std::optional<job_ref> take_local_job()
