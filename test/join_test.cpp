@@ -164,3 +164,17 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_stolen_job_that_throws_reaches_its_owner, Policy
                           right_error);
     }
 }
+
+// Regression (issue 10, bug 3): with breadth_first, a join waiting for its
+// second half took the oldest job of its deque, whose joins took the oldest
+// again, nesting one job per frame until fib(22) overflowed the worker's
+// stack (~78,000 nested frames).
+BOOST_AUTO_TEST_CASE_TEMPLATE(breadth_first_join_keeps_the_stack_bounded, Policy, test::all_policies)
+{
+    for (std::size_t n : {1u, 2u}) {
+        fj::pool_options options = test::threads(n);
+        options.breadth_first = true;
+        test::pool<Policy> pool(options);
+        BOOST_TEST(pool.install([] { return fib(24); }) == fib_serial(24));
+    }
+}

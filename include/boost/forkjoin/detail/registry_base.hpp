@@ -73,17 +73,21 @@ public:
         }
     }
 
+    // Newest first; with breadth_first, oldest first, while fewer than
+    // max_breadth_first_nesting jobs run nested on this worker's stack.
+    // Beyond that, newest first: a join waiting for its second half takes
+    // and runs another job inside its own frame, and oldest first that job
+    // is an unrelated, older one whose own joins do the same, one nested job
+    // per join, until the stack overflows (fib(22): ~78,000 frames). Newest
+    // first, the job taken is the join's own second half or what its first
+    // half left, so nesting stops growing.
+    static constexpr std::size_t max_breadth_first_nesting = 64;
+
     BOOST_FORKJOIN_FORCEINLINE std::optional<job_ref> take_local_job()
     {
-        if (BOOST_FORKJOIN_LIKELY(!breadth_first_))
+        if (BOOST_FORKJOIN_LIKELY(!breadth_first_) || nested_jobs_ >= max_breadth_first_nesting)
             return deque_.pop();
-        for (;;) {
-            auto const result = deque_.steal();
-            if (result.status == chase_lev_deque::steal_status::success)
-                return result.job;
-            if (result.status == chase_lev_deque::steal_status::empty)
-                return std::nullopt;
-        }
+        return deque_.take_oldest();
     }
 
     // Runs jobs until `latch` is set: the latch's setter may be another
@@ -100,11 +104,15 @@ public:
     // fiber, so it must not see it as the current fiber: a future's get()
     // called from the job waits as a worker instead of parking the fiber
     // beneath it.
+    //
+    // Counts the jobs nested on this stack (see take_local_job).
     void execute(job_ref job) noexcept
     {
         void* const fiber = current_fiber_;
         current_fiber_ = nullptr;
+        ++nested_jobs_;
         job.execute();
+        --nested_jobs_;
         current_fiber_ = fiber;
     }
 
@@ -132,6 +140,7 @@ private:
     locked_job_queue fifo_;
     core_latch terminate_;
     void* current_fiber_ = nullptr;
+    std::size_t nested_jobs_ = 0; // jobs running inside execute() on this worker
     alignas(cache_line_size) worker_counters counters_;
 };
 
