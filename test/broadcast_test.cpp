@@ -6,11 +6,13 @@
 #include <boost/test/unit_test.hpp>
 
 #include "policies.hpp"
+#include "watchdog.hpp"
 
 #include <atomic>
 #include <set>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 namespace fj = boost::forkjoin;
 using namespace std::chrono_literals;
@@ -64,4 +66,68 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_rethrows_after_all_ran, Policy, test::al
     }),
                       std::runtime_error);
     BOOST_TEST(calls.load() == 3);
+}
+
+// Ported from rayon-core 1.10.1 src/broadcast/test.rs, with shorter sleeps.
+
+// rayon: broadcast_mutual. Regression (issue 10, bug 2): a worker of pool 1
+// waiting for pool2.broadcast blocked its thread, while pool 2's workers,
+// inside pool1.broadcast, waited for the broadcast job only that blocked
+// worker could run.
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_mutual, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("broadcast_mutual");
+    std::atomic<int> count{0};
+    test::pool<Policy> pool1(test::threads(3));
+    test::pool<Policy> pool2(test::threads(7));
+    pool1.install([&] {
+        pool2.broadcast([&](fj::broadcast_context) { pool1.broadcast([&](fj::broadcast_context) { ++count; }); });
+    });
+    BOOST_TEST(count.load() == 3 * 7);
+}
+
+// rayon: broadcast_mutual_sleepy. As above, with every worker asleep before
+// each broadcast reaches it.
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_mutual_sleepy, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("broadcast_mutual_sleepy");
+    std::atomic<int> count{0};
+    test::pool<Policy> pool1(test::threads(3));
+    test::pool<Policy> pool2(test::threads(7));
+    pool1.install([&] {
+        std::this_thread::sleep_for(100ms);
+        pool2.broadcast([&](fj::broadcast_context) {
+            std::this_thread::sleep_for(100ms);
+            pool1.broadcast([&](fj::broadcast_context) {
+                std::this_thread::sleep_for(10ms);
+                ++count;
+            });
+        });
+    });
+    BOOST_TEST(count.load() == 3 * 7);
+}
+
+// A broadcast into another pool from a worker that is itself inside a
+// broadcast of its own pool, the other way round, and back: every waiting
+// worker keeps running its own pool's broadcast jobs.
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_ping_pong_across_pools, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("broadcast_ping_pong_across_pools");
+    std::atomic<int> count{0};
+    test::pool<Policy> pool1(test::threads(2));
+    fj::basic_thread_pool<fj::sleep::legacy> pool2(test::threads(3));
+    pool1.broadcast([&](fj::broadcast_context) {
+        pool2.broadcast([&](fj::broadcast_context) { pool1.broadcast([&](fj::broadcast_context) { ++count; }); });
+    });
+    BOOST_TEST(count.load() == 2 * 3 * 2);
+}
+
+// Results come back by worker index from a broadcast into another pool.
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_into_another_pool_returns_its_results, Policy, test::all_policies)
+{
+    test::pool<Policy> pool1(test::threads(2));
+    test::pool<Policy> pool2(test::threads(3));
+    auto const indices =
+        pool1.install([&] { return pool2.broadcast([](fj::broadcast_context ctx) { return ctx.index() * 10; }); });
+    BOOST_TEST(indices == (std::vector<std::size_t>{0, 10, 20}));
 }

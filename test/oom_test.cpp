@@ -237,3 +237,34 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_out_of_memory, Policy, test::all_polic
     lifo.check();
     fifo.check();
 }
+
+// Regression (issue 13, item 2): broadcast queued one job per worker and a
+// later queue's allocation could fail, leaving the earlier workers with jobs
+// that point into the returned call's frame (heap-use-after-free). Now a
+// broadcast is all or nothing: refused, no worker runs it.
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_out_of_memory_is_all_or_nothing, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("broadcast_out_of_memory_is_all_or_nothing");
+    constexpr std::size_t workers = 4;
+    test::pool<Policy> pool(test::threads(workers));
+    std::atomic<int> calls{0};
+    auto const count_call = [&calls](fj::broadcast_context) { ++calls; };
+    int refused = 0;
+    for (int round = 0; round < 64; ++round) {
+        for (int pass = 0; pass <= 6; ++pass) {
+            int const before = calls.load();
+            try {
+                failing_allocation const fail(pass);
+                pool.broadcast(count_call);
+            } catch (std::bad_alloc const&) {
+                ++refused;
+                // A worker that got a job anyway would run it any moment.
+                std::this_thread::sleep_for(1ms);
+                BOOST_REQUIRE(calls.load() == before);
+                continue;
+            }
+            BOOST_REQUIRE(calls.load() == before + static_cast<int>(workers));
+        }
+    }
+    BOOST_TEST(refused > 0);
+}

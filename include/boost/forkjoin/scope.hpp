@@ -97,7 +97,7 @@ public:
 
     // Implementation: use scope(), scope_fifo() or in_place_scope().
     basic_scope(detail::registry_base& registry, detail::worker_thread* owner)
-        : registry_(registry), latch_(owner)
+        : registry_(registry), latch_(owner, registry)
     {
         if constexpr (Order == scope_order::fifo)
             fifos_ = std::make_unique<detail::locked_job_queue[]>(registry.num_threads());

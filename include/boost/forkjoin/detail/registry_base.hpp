@@ -16,6 +16,7 @@
 // from outside, a latch being set).
 
 #include <boost/forkjoin/core_latch.hpp>
+#include <boost/forkjoin/detail/broadcast_queue.hpp>
 #include <boost/forkjoin/detail/chase_lev_deque.hpp>
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/injector.hpp>
@@ -122,7 +123,7 @@ public:
     void set_current_fiber(void* fiber) noexcept { current_fiber_ = fiber; }
 
     core_latch& terminate_latch() noexcept { return terminate_; }
-    locked_job_queue& broadcasts() noexcept { return broadcasts_; }
+    broadcast_queue& broadcasts() noexcept { return broadcasts_; }
     worker_counters& counters() noexcept { return counters_; }
 
 private:
@@ -136,7 +137,7 @@ private:
     std::size_t index_;
     bool breadth_first_;
     xorshift_rng rng_;
-    locked_job_queue broadcasts_;
+    broadcast_queue broadcasts_;
     locked_job_queue fifo_;
     core_latch terminate_;
     void* current_fiber_ = nullptr;
@@ -262,11 +263,14 @@ public:
             inject(job);
     }
 
-    // One job into each worker's private broadcast queue.
-    void inject_broadcast(job_ref const* jobs)
+    // One job into each worker's private broadcast queue: node_of(i) is
+    // worker i's. Cannot fail (broadcast_queue.hpp), so a broadcast reaches
+    // every worker or, if it failed to allocate its nodes, none.
+    template <class NodeOf>
+    void inject_broadcast(NodeOf node_of) noexcept
     {
         for (std::size_t i = 0; i < num_threads_; ++i)
-            workers_[i]->broadcasts().push(jobs[i]);
+            workers_[i]->broadcasts().push(node_of(i));
         broadcast_jobs_.fetch_add(num_threads_, std::memory_order_relaxed);
         for (std::size_t i = 0; i < num_threads_; ++i)
             notify_worker(i);
