@@ -12,11 +12,14 @@
 //             s.spawn([&item](lifo_scope&) { process(item); });
 //     }); // every process(item) has finished here
 
+#include <boost/forkjoin/broadcast_context.hpp>
+#include <boost/forkjoin/detail/broadcast.hpp>
 #include <boost/forkjoin/detail/count_latch.hpp>
 #include <boost/forkjoin/detail/job.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
 #include <boost/forkjoin/future.hpp>
 #include <boost/forkjoin/global_pool.hpp>
+#include <boost/forkjoin/thread_pool.hpp>
 
 #include <atomic>
 #include <exception>
@@ -68,6 +71,35 @@ public:
             throw;
         }
         job.release(); // queued: it frees itself after running
+    }
+
+    // Runs f(*this, ctx) (or f(ctx)) once on every worker of the scope's
+    // pool, with that worker's broadcast_context, some time before the scope
+    // ends. f is called concurrently from the workers. Exceptions are kept as
+    // for spawn. All or nothing: std::bad_alloc means no worker got a job.
+    template <class F>
+    void spawn_broadcast(F&& f)
+    {
+        auto body = [this, func = std::decay_t<F>(std::forward<F>(f))](broadcast_context context) mutable noexcept {
+            try {
+                if constexpr (std::is_invocable_v<decltype(func)&, basic_scope&, broadcast_context>)
+                    std::invoke(func, *this, context);
+                else
+                    std::invoke(func, context);
+            } catch (...) {
+                record_exception(std::current_exception());
+            }
+        };
+        // One count for all the jobs: the last to finish destroys f, then
+        // drops it (detail::spawned_broadcast).
+        auto done = [this]() noexcept { latch_.set(); };
+        latch_.increment();
+        try {
+            detail::spawn_broadcast_jobs(registry_, std::move(body), done);
+        } catch (...) {
+            latch_.set();
+            throw;
+        }
     }
 
     // Runs f(*this) (or f()) on a fiber (see future.hpp) and returns its
@@ -164,6 +196,15 @@ decltype(auto) run_scope_on_worker(F&& f)
         return s.complete(std::forward<F>(f));
     });
 }
+
+// f runs here; the scope's jobs go to `registry`. A worker (of any pool)
+// runs its own pool's jobs while it waits for them, any other thread blocks.
+template <scope_order Order, class F>
+decltype(auto) run_scope_in_place(registry_base& registry, F&& f)
+{
+    basic_scope<Order> s(registry, current_worker);
+    return s.complete(std::forward<F>(f));
+}
 } // namespace detail
 
 // Creates a scope on a worker (of the current pool, or the global pool from
@@ -188,9 +229,44 @@ decltype(auto) scope_fifo(F&& f)
 template <class F>
 decltype(auto) in_place_scope(F&& f)
 {
-    detail::worker_thread* const worker = detail::current_worker;
-    lifo_scope s(detail::current_registry(), worker);
-    return s.complete(std::forward<F>(f));
+    return detail::run_scope_in_place<scope_order::lifo>(detail::current_registry(), std::forward<F>(f));
+}
+
+// As in_place_scope, with a fifo scope.
+template <class F>
+decltype(auto) in_place_scope_fifo(F&& f)
+{
+    return detail::run_scope_in_place<scope_order::fifo>(detail::current_registry(), std::forward<F>(f));
+}
+
+// The scope members of basic_thread_pool (declared in thread_pool.hpp).
+
+template <sleep_policy SleepPolicy, class... Options>
+template <class F>
+decltype(auto) basic_thread_pool<SleepPolicy, Options...>::scope(F&& f)
+{
+    return install([&]() -> decltype(auto) { return forkjoin::scope(std::forward<F>(f)); });
+}
+
+template <sleep_policy SleepPolicy, class... Options>
+template <class F>
+decltype(auto) basic_thread_pool<SleepPolicy, Options...>::scope_fifo(F&& f)
+{
+    return install([&]() -> decltype(auto) { return forkjoin::scope_fifo(std::forward<F>(f)); });
+}
+
+template <sleep_policy SleepPolicy, class... Options>
+template <class F>
+decltype(auto) basic_thread_pool<SleepPolicy, Options...>::in_place_scope(F&& f)
+{
+    return detail::run_scope_in_place<scope_order::lifo>(*registry_, std::forward<F>(f));
+}
+
+template <sleep_policy SleepPolicy, class... Options>
+template <class F>
+decltype(auto) basic_thread_pool<SleepPolicy, Options...>::in_place_scope_fifo(F&& f)
+{
+    return detail::run_scope_in_place<scope_order::fifo>(*registry_, std::forward<F>(f));
 }
 
 } // namespace boost::forkjoin

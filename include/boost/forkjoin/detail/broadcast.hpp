@@ -4,7 +4,8 @@
 #ifndef BOOST_FORKJOIN_DETAIL_BROADCAST_HPP
 #define BOOST_FORKJOIN_DETAIL_BROADCAST_HPP
 
-// Running a function once on every worker of a registry.
+// Running a function once on every worker of a registry: broadcast (wait for
+// all of them) and spawn_broadcast (do not wait).
 //
 // Each worker gets its own job in its private broadcast queue, which only it
 // takes from. Every job and its queue link are allocated before the first
@@ -18,6 +19,7 @@
 #include <boost/forkjoin/detail/registry_base.hpp>
 #include <boost/forkjoin/detail/submit.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <type_traits>
@@ -85,6 +87,94 @@ auto broadcast(registry_base& registry, F& f)
             values.push_back(jobs[i].result.take());
         return values;
     }
+}
+
+// The jobs of one spawn_broadcast: the function, shared by all of them, and
+// one job per worker. Nobody waits, so the jobs own the whole: the last one
+// to finish destroys it, function included, and only then calls done, the
+// broadcast's completion signal (a scope's latch, the pool's activity), so
+// that nothing the function captured is touched after that signal. Body is
+// noexcept and called with the broadcast_context; it routes the function's
+// exceptions itself.
+template <class Body, class Done>
+class spawned_broadcast {
+public:
+    spawned_broadcast(Body body, Done done, std::size_t num_threads)
+        : body_(std::move(body)), done_(std::move(done)), num_threads_(num_threads),
+          remaining_(num_threads), jobs_(std::make_unique<worker_job[]>(num_threads))
+    {
+        for (std::size_t i = 0; i < num_threads; ++i) {
+            jobs_[i].job = {&execute, &jobs_[i]};
+            jobs_[i].owner = this;
+            jobs_[i].index = i;
+        }
+    }
+
+    spawned_broadcast(spawned_broadcast const&) = delete;
+    spawned_broadcast& operator=(spawned_broadcast const&) = delete;
+
+    // Worker i's job.
+    broadcast_node& node(std::size_t i) noexcept { return jobs_[i]; }
+
+private:
+    struct worker_job : broadcast_node {
+        spawned_broadcast* owner;
+        std::size_t index;
+    };
+
+    static void execute(void* job_ptr) noexcept
+    {
+        static_assert(std::is_nothrow_invocable_v<Body&, broadcast_context>,
+                      "spawned_broadcast bodies route their own exceptions");
+        static_assert(std::is_nothrow_invocable_v<Done&> && std::is_nothrow_copy_constructible_v<Done>,
+                      "a completion signal cannot fail");
+        auto const& job = *static_cast<worker_job const*>(job_ptr);
+        spawned_broadcast* const self = job.owner;
+        self->body_(broadcast_context(job.index, self->num_threads_));
+        // Acq-rel: each job's release orders its use of body_ before its
+        // decrement; the last decrement's acquire makes all of them happen
+        // before the delete.
+        if (self->remaining_.fetch_sub(1, std::memory_order_acq_rel) != 1)
+            return;
+        Done const done = self->done_;
+        delete self;
+        done();
+    }
+
+    Body body_;
+    Done done_;
+    std::size_t const num_threads_;
+    std::atomic<std::size_t> remaining_;
+    std::unique_ptr<worker_job[]> jobs_;
+};
+
+// Allocates a spawned_broadcast and queues its jobs in `registry`; strong
+// guarantee (std::bad_alloc: nothing queued, done not called).
+template <class Body, class Done>
+void spawn_broadcast_jobs(registry_base& registry, Body body, Done done)
+{
+    auto jobs =
+        std::make_unique<spawned_broadcast<Body, Done>>(std::move(body), std::move(done), registry.num_threads());
+    registry.inject_broadcast([&jobs](std::size_t i) -> broadcast_node& { return jobs->node(i); });
+    jobs.release(); // queued: the last job frees it
+}
+
+// Runs f(ctx) on every worker of `registry`, some time later. An exception
+// escaping f goes to the pool's panic handler. The jobs hold one unit of the
+// pool's activity until the last has finished.
+template <class F>
+void spawn_broadcast(registry_base& registry, F&& f)
+{
+    auto body = [&registry, func = std::decay_t<F>(std::forward<F>(f))](broadcast_context context) noexcept {
+        try {
+            std::invoke(func, context);
+        } catch (...) {
+            registry.handle_panic(std::current_exception());
+        }
+    };
+    activity_claim activity(registry); // throws pool_terminated
+    spawn_broadcast_jobs(registry, std::move(body), release_activity_of{&registry});
+    activity.hand_to_job();
 }
 
 } // namespace boost::forkjoin::detail
