@@ -21,10 +21,10 @@ class channel {
 public:
     void send(T value)
     {
-        {
-            std::lock_guard lock(mutex_);
-            values_.push_back(std::move(value));
-        }
+        // Notify under the lock: the receiver may destroy the channel as soon
+        // as it sees the value, so the sender must not touch it afterwards.
+        std::lock_guard lock(mutex_);
+        values_.push_back(std::move(value));
         cv_.notify_all();
     }
 
