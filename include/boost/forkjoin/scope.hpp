@@ -17,6 +17,7 @@
 #include <boost/forkjoin/detail/count_latch.hpp>
 #include <boost/forkjoin/detail/job.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
+#include <boost/forkjoin/detail/submit.hpp>
 #include <boost/forkjoin/future.hpp>
 #include <boost/forkjoin/global_pool.hpp>
 #include <boost/forkjoin/thread_pool.hpp>
@@ -202,7 +203,14 @@ decltype(auto) run_scope_on_worker(F&& f)
 template <scope_order Order, class F>
 decltype(auto) run_scope_in_place(registry_base& registry, F&& f)
 {
-    basic_scope<Order> s(registry, current_worker);
+    worker_thread* const worker = current_worker;
+    // From outside `registry` the scope's jobs are injected, and nothing
+    // else keeps its workers there until they have run (the global pool's
+    // exit handler would let them go): hold a count, as install does.
+    std::optional<activity_guard> keep_workers;
+    if (!registry.owns(worker))
+        keep_workers.emplace(registry);
+    basic_scope<Order> s(registry, worker);
     return s.complete(std::forward<F>(f));
 }
 } // namespace detail
