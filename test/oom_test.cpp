@@ -268,3 +268,37 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_out_of_memory_is_all_or_nothing, Policy,
     }
     BOOST_TEST(refused > 0);
 }
+
+// spawn_broadcast (pool and scope) out of memory: all or nothing as
+// broadcast, and a refused one leaves no activity or scope count behind
+// (the pool's destructor, or the scope, would wait for it forever).
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_out_of_memory_is_all_or_nothing, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("spawn_broadcast_out_of_memory_is_all_or_nothing");
+    constexpr std::size_t workers = 3;
+    std::atomic<int> calls{0};
+    int accepted = 0, refused = 0;
+    auto submit_with_failures = [&](auto spawn_broadcast) {
+        for (int round = 0; round < 16; ++round) {
+            for (int pass = 0; pass <= 3; ++pass) {
+                try {
+                    failing_allocation const fail(pass);
+                    spawn_broadcast();
+                } catch (std::bad_alloc const&) {
+                    ++refused;
+                    continue;
+                }
+                ++accepted;
+            }
+        }
+    };
+    {
+        test::pool<Policy> pool(test::threads(workers));
+        submit_with_failures([&] { pool.spawn_broadcast([&calls](fj::broadcast_context) { ++calls; }); });
+        pool.scope([&](fj::lifo_scope& s) {
+            submit_with_failures([&] { s.spawn_broadcast([&calls](fj::broadcast_context) { ++calls; }); });
+        });
+    } // waits for every accepted broadcast
+    BOOST_TEST(refused > 0);
+    BOOST_TEST(calls.load() == accepted * static_cast<int>(workers));
+}
