@@ -21,6 +21,7 @@
 namespace fj = boost::forkjoin;
 using namespace std::chrono_literals;
 
+// rayon: broadcast_pool.
 BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_reaches_every_index_once, Policy, test::all_policies)
 {
     for (std::size_t n : {1u, 2u, 4u}) {
@@ -59,6 +60,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_from_inside_the_pool, Policy, test::all_
     BOOST_TEST(calls.load() == 2);
 }
 
+// rayon: broadcast_panic_one.
 BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_rethrows_after_all_ran, Policy, test::all_policies)
 {
     test::pool<Policy> pool(test::threads(3));

@@ -187,8 +187,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(breadth_first_join_keeps_the_stack_bounded, Policy
 }
 
 // --- Ported from rayon-core 1.10.1, src/join/test.rs --------------------------
-// panic_propagate_a/b/both and panic_b_still_executes are the exception_*
-// cases above; the others follow.
+// panic_propagate_a/b/both, panic_b_still_executes and tests/simple_panic.rs
+// are the exception_* cases above; the others follow.
 
 namespace {
 

@@ -58,6 +58,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(destroying_a_busy_pool_waits_for_spawned_jobs, Pol
     BOOST_TEST(done.load() == 400);
 }
 
+// rayon: sleeper_stop.
 BOOST_AUTO_TEST_CASE_TEMPLATE(destroying_an_idle_pool_joins_quickly, Policy, test::all_policies)
 {
     for (int i = 0; i < 20; ++i) {
