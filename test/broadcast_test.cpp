@@ -5,16 +5,23 @@
 #define BOOST_TEST_MODULE broadcast
 #include <boost/test/unit_test.hpp>
 
+#include "channel.hpp"
 #include "policies.hpp"
+#include "watchdog.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace fj = boost::forkjoin;
 using namespace std::chrono_literals;
 
+// rayon: broadcast_pool.
 BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_reaches_every_index_once, Policy, test::all_policies)
 {
     for (std::size_t n : {1u, 2u, 4u}) {
@@ -53,6 +60,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_from_inside_the_pool, Policy, test::all_
     BOOST_TEST(calls.load() == 2);
 }
 
+// rayon: broadcast_panic_one.
 BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_rethrows_after_all_ran, Policy, test::all_policies)
 {
     test::pool<Policy> pool(test::threads(3));
@@ -64,4 +72,247 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_rethrows_after_all_ran, Policy, test::al
     }),
                       std::runtime_error);
     BOOST_TEST(calls.load() == 3);
+}
+
+// Ported from rayon-core 1.10.1 src/broadcast/test.rs, with shorter sleeps.
+
+// rayon: broadcast_mutual. Regression (issue 10, bug 2): a worker of pool 1
+// waiting for pool2.broadcast blocked its thread, while pool 2's workers,
+// inside pool1.broadcast, waited for the broadcast job only that blocked
+// worker could run.
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_mutual, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("broadcast_mutual");
+    std::atomic<int> count{0};
+    test::pool<Policy> pool1(test::threads(3));
+    test::pool<Policy> pool2(test::threads(7));
+    pool1.install([&] {
+        pool2.broadcast([&](fj::broadcast_context) { pool1.broadcast([&](fj::broadcast_context) { ++count; }); });
+    });
+    BOOST_TEST(count.load() == 3 * 7);
+}
+
+// rayon: broadcast_mutual_sleepy. As above, with every worker asleep before
+// each broadcast reaches it.
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_mutual_sleepy, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("broadcast_mutual_sleepy");
+    std::atomic<int> count{0};
+    test::pool<Policy> pool1(test::threads(3));
+    test::pool<Policy> pool2(test::threads(7));
+    pool1.install([&] {
+        std::this_thread::sleep_for(100ms);
+        pool2.broadcast([&](fj::broadcast_context) {
+            std::this_thread::sleep_for(100ms);
+            pool1.broadcast([&](fj::broadcast_context) {
+                std::this_thread::sleep_for(10ms);
+                ++count;
+            });
+        });
+    });
+    BOOST_TEST(count.load() == 3 * 7);
+}
+
+// rayon: broadcast_global.
+BOOST_AUTO_TEST_CASE(broadcast_global)
+{
+    std::vector<std::size_t> const indices = fj::broadcast([](fj::broadcast_context ctx) { return ctx.index(); });
+    BOOST_REQUIRE(indices.size() == fj::current_num_threads());
+    for (std::size_t i = 0; i < indices.size(); ++i)
+        BOOST_TEST(indices[i] == i);
+}
+
+namespace {
+// The indices a spawn_broadcast reported, sorted: every worker's, once.
+void check_every_index_once(std::vector<std::size_t> indices, std::size_t num_threads)
+{
+    std::sort(indices.begin(), indices.end());
+    BOOST_REQUIRE(indices.size() == num_threads);
+    for (std::size_t i = 0; i < num_threads; ++i)
+        BOOST_TEST(indices[i] == i);
+}
+} // namespace
+
+// rayon: spawn_broadcast_global.
+BOOST_AUTO_TEST_CASE(spawn_broadcast_global)
+{
+    test::watchdog const hang_guard("spawn_broadcast_global");
+    test::channel<std::size_t> channel;
+    fj::spawn_broadcast([&](fj::broadcast_context ctx) { channel.send(ctx.index()); });
+    std::size_t const n = fj::current_num_threads();
+    check_every_index_once(channel.receive(n), n);
+}
+
+// rayon: spawn_broadcast_pool. The pool's destructor waits for the jobs.
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_pool, Policy, test::all_policies)
+{
+    test::channel<std::size_t> channel;
+    {
+        test::pool<Policy> pool(test::threads(7));
+        pool.spawn_broadcast([&](fj::broadcast_context ctx) { channel.send(ctx.index()); });
+    }
+    check_every_index_once(channel.received(), 7);
+}
+
+// rayon: broadcast_self. The free broadcast from a worker uses its pool.
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_self, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(7));
+    auto const indices = pool.install([] { return fj::broadcast([](fj::broadcast_context ctx) { return ctx.index(); }); });
+    BOOST_REQUIRE(indices.size() == 7u);
+    for (std::size_t i = 0; i < 7; ++i)
+        BOOST_TEST(indices[i] == i);
+}
+
+// rayon: spawn_broadcast_self.
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_self, Policy, test::all_policies)
+{
+    test::channel<std::size_t> channel;
+    {
+        test::pool<Policy> pool(test::threads(7));
+        pool.spawn([&] { fj::spawn_broadcast([&](fj::broadcast_context ctx) { channel.send(ctx.index()); }); });
+    }
+    check_every_index_once(channel.received(), 7);
+}
+
+// rayon: spawn_broadcast_mutual.
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_mutual, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("spawn_broadcast_mutual");
+    test::channel<int> channel;
+    {
+        test::pool<Policy> pool1(test::threads(3));
+        test::pool<Policy> pool2(test::threads(7));
+        pool1.spawn([&] {
+            pool2.spawn_broadcast([&](fj::broadcast_context) {
+                pool1.spawn_broadcast([&](fj::broadcast_context) { channel.send(1); });
+            });
+        });
+        channel.receive(3 * 7); // before the pools go: pool2's jobs spawn into pool1
+    }
+    BOOST_TEST(channel.received().size() == 3u * 7u);
+}
+
+// rayon: spawn_broadcast_mutual_sleepy.
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_mutual_sleepy, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("spawn_broadcast_mutual_sleepy");
+    test::channel<int> channel;
+    {
+        test::pool<Policy> pool1(test::threads(3));
+        test::pool<Policy> pool2(test::threads(7));
+        pool1.spawn([&] {
+            std::this_thread::sleep_for(100ms);
+            pool2.spawn_broadcast([&](fj::broadcast_context) {
+                std::this_thread::sleep_for(100ms);
+                pool1.spawn_broadcast([&](fj::broadcast_context) {
+                    std::this_thread::sleep_for(10ms);
+                    channel.send(1);
+                });
+            });
+        });
+        channel.receive(3 * 7);
+    }
+    BOOST_TEST(channel.received().size() == 3u * 7u);
+}
+
+namespace {
+// A panic handler that counts what it receives.
+fj::pool_options counting_panics(std::size_t num_threads, std::atomic<int>& panics)
+{
+    fj::pool_options options = test::threads(num_threads);
+    options.panic_handler = [&panics](std::exception_ptr) { ++panics; };
+    return options;
+}
+} // namespace
+
+// rayon: spawn_broadcast_panic_one.
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_panic_one, Policy, test::all_policies)
+{
+    std::atomic<int> calls{0};
+    std::atomic<int> panics{0};
+    {
+        test::pool<Policy> pool(counting_panics(7, panics));
+        pool.spawn_broadcast([&](fj::broadcast_context ctx) {
+            ++calls;
+            if (ctx.index() == 3)
+                throw std::runtime_error("Hello, world!");
+        });
+    }
+    BOOST_TEST(calls.load() == 7);
+    BOOST_TEST(panics.load() == 1);
+}
+
+// rayon: broadcast_panic_many.
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_panic_many, Policy, test::all_policies)
+{
+    std::atomic<int> calls{0};
+    test::pool<Policy> pool(test::threads(7));
+    try {
+        pool.broadcast([&](fj::broadcast_context ctx) {
+            ++calls;
+            if (ctx.index() % 2 == 0)
+                throw std::out_of_range(std::to_string(ctx.index()));
+        });
+        BOOST_FAIL("broadcast panic should propagate");
+    } catch (std::out_of_range const& e) {
+        BOOST_TEST(std::string(e.what()) == "0"); // the lowest-indexed worker's
+    }
+    BOOST_TEST(calls.load() == 7);
+}
+
+// rayon: spawn_broadcast_panic_many.
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_panic_many, Policy, test::all_policies)
+{
+    std::atomic<int> calls{0};
+    std::atomic<int> panics{0};
+    {
+        test::pool<Policy> pool(counting_panics(7, panics));
+        pool.spawn_broadcast([&](fj::broadcast_context ctx) {
+            ++calls;
+            if (ctx.index() % 2 == 0)
+                throw std::runtime_error("Hello, world!");
+        });
+    }
+    BOOST_TEST(calls.load() == 7);
+    BOOST_TEST(panics.load() == 4);
+}
+
+// rayon: broadcast_sleep_race. Slightly different durations make workers
+// race into their idle sleep right after each broadcast. rayon repeats for a
+// second; a fixed count keeps the test free of timing.
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_sleep_race, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("broadcast_sleep_race");
+    test::pool<Policy> pool(test::threads(7));
+    for (int round = 0; round < 200; ++round)
+        pool.broadcast([](fj::broadcast_context ctx) {
+            std::this_thread::sleep_for(std::chrono::microseconds(ctx.index()));
+        });
+    BOOST_TEST(true);
+}
+
+// A broadcast into another pool from a worker that is itself inside a
+// broadcast of its own pool, the other way round, and back: every waiting
+// worker keeps running its own pool's broadcast jobs.
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_ping_pong_across_pools, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("broadcast_ping_pong_across_pools");
+    std::atomic<int> count{0};
+    test::pool<Policy> pool1(test::threads(2));
+    fj::basic_thread_pool<fj::sleep::legacy> pool2(test::threads(3));
+    pool1.broadcast([&](fj::broadcast_context) {
+        pool2.broadcast([&](fj::broadcast_context) { pool1.broadcast([&](fj::broadcast_context) { ++count; }); });
+    });
+    BOOST_TEST(count.load() == 2 * 3 * 2);
+}
+
+// Results come back by worker index from a broadcast into another pool.
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_into_another_pool_returns_its_results, Policy, test::all_policies)
+{
+    test::pool<Policy> pool1(test::threads(2));
+    test::pool<Policy> pool2(test::threads(3));
+    auto const indices =
+        pool1.install([&] { return pool2.broadcast([](fj::broadcast_context ctx) { return ctx.index() * 10; }); });
+    BOOST_TEST(indices == (std::vector<std::size_t>{0, 10, 20}));
 }

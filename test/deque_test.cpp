@@ -210,3 +210,78 @@ BOOST_AUTO_TEST_CASE(one_steal_makes_an_adaptive_owner_fence_for_a_while)
     BOOST_TEST(fenced <= 103);
     BOOST_TEST(!deque.owner_fences());
 }
+
+// take_oldest: the owner's FIFO take (breadth_first), without steal()'s
+// heavy fence, racing thieves for the same end.
+BOOST_AUTO_TEST_CASE(owner_takes_oldest_first)
+{
+    chase_lev_deque deque(2);
+    for (std::uintptr_t i = 1; i <= 100; ++i)
+        deque.push(item(i));
+    for (std::uintptr_t i = 1; i <= 50; ++i)
+        BOOST_TEST(value(*deque.take_oldest()) == i);
+    BOOST_TEST(value(*deque.pop()) == 100u); // the other end is untouched
+    for (std::uintptr_t i = 51; i <= 99; ++i)
+        BOOST_TEST(value(*deque.take_oldest()) == i);
+    BOOST_TEST(!deque.take_oldest());
+    deque.push(item(7)); // and the deque is still usable
+    BOOST_TEST(value(*deque.take_oldest()) == 7u);
+    BOOST_TEST(!deque.pop());
+}
+
+BOOST_AUTO_TEST_CASE(every_item_is_taken_exactly_once_when_the_owner_takes_oldest)
+{
+    constexpr std::uintptr_t items = 1'000'000;
+    constexpr int thieves = 2;
+    chase_lev_deque deque(4);
+    std::vector<std::atomic<std::uint8_t>> taken(items + 1);
+    std::atomic<bool> done{false};
+    std::atomic<std::uint64_t> out_of_range{0};
+    auto take = [&](job_ref j) {
+        std::uintptr_t const v = value(j);
+        if (v < 1 || v > items)
+            out_of_range.fetch_add(1, std::memory_order_relaxed);
+        else
+            taken[v].fetch_add(1, std::memory_order_relaxed);
+    };
+
+    std::vector<std::thread> thief_threads;
+    for (int t = 0; t < thieves; ++t)
+        thief_threads.emplace_back([&] {
+            while (!done.load(std::memory_order_acquire)) {
+                auto const r = deque.steal();
+                if (r.status == chase_lev_deque::steal_status::success)
+                    take(r.job);
+            }
+        });
+
+    // Bursts of pushes, then the owner takes from both ends, so that its
+    // take_oldest races the thieves' CAS on the same index and its pop races
+    // them for the last element.
+    std::uintptr_t next = 1;
+    while (next <= items) {
+        std::uintptr_t const burst = 1 + next % 29;
+        for (std::uintptr_t k = 0; k < burst && next <= items; ++k)
+            deque.push(item(next++));
+        for (std::uintptr_t k = 0; k < burst / 2 + 1; ++k) {
+            auto const j = k % 3 == 2 ? deque.pop() : deque.take_oldest();
+            if (j)
+                take(*j);
+        }
+    }
+    while (auto j = deque.take_oldest())
+        take(*j);
+    done.store(true, std::memory_order_release);
+    for (auto& t : thief_threads)
+        t.join();
+
+    std::uintptr_t missing = 0, duplicated = 0;
+    for (std::uintptr_t v = 1; v <= items; ++v) {
+        auto const n = taken[v].load(std::memory_order_relaxed);
+        missing += n == 0;
+        duplicated += n > 1;
+    }
+    BOOST_TEST(out_of_range.load() == 0u);
+    BOOST_TEST(missing == 0u);
+    BOOST_TEST(duplicated == 0u);
+}

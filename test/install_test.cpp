@@ -6,8 +6,10 @@
 #include <boost/test/unit_test.hpp>
 
 #include "policies.hpp"
+#include "watchdog.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -85,4 +87,31 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exception_from_install_reaches_the_caller, Policy,
     test::pool<Policy> other(test::threads(1));
     BOOST_CHECK_THROW(pool.install([]() -> int { throw std::out_of_range("x"); }), std::out_of_range);
     BOOST_CHECK_THROW(pool.install([&] { other.install([] { throw std::out_of_range("y"); }); }), std::out_of_range);
+}
+
+// --- Ported from rayon-core 1.10.1, src/thread_pool/test.rs --------------------
+// panic_propagate and self_install are exception_from_install_reaches_the_caller
+// and install_from_own_worker_runs_in_place above.
+
+// rayon: mutual_install, mutual_install_sleepy. Two one-thread pools install
+// into each other: each waiting worker must run the other's install.
+BOOST_AUTO_TEST_CASE_TEMPLATE(mutual_install, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("mutual_install");
+    for (bool sleepy : {false, true}) {
+        test::pool<Policy> pool1(test::threads(1));
+        test::pool<Policy> pool2(test::threads(1));
+        bool const ok = pool1.install([&] {
+            return pool2.install([&] {
+                if (sleepy) // let pool1's worker fall asleep
+                    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                return pool1.install([&] {
+                    if (sleepy)
+                        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                    return true;
+                });
+            });
+        });
+        BOOST_TEST(ok);
+    }
 }

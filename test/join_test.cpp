@@ -6,11 +6,18 @@
 #include <boost/test/unit_test.hpp>
 
 #include "policies.hpp"
+#include "watchdog.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <barrier>
+#include <cstdint>
+#include <random>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace fj = boost::forkjoin;
 
@@ -163,4 +170,150 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_stolen_job_that_throws_reaches_its_owner, Policy
         }),
                           right_error);
     }
+}
+
+// Regression (issue 10, bug 3): with breadth_first, a join waiting for its
+// second half took the oldest job of its deque, whose joins took the oldest
+// again, nesting one job per frame until fib(22) overflowed the worker's
+// stack (~78,000 nested frames).
+BOOST_AUTO_TEST_CASE_TEMPLATE(breadth_first_join_keeps_the_stack_bounded, Policy, test::all_policies)
+{
+    for (std::size_t n : {1u, 2u}) {
+        fj::pool_options options = test::threads(n);
+        options.breadth_first = true;
+        test::pool<Policy> pool(options);
+        BOOST_TEST(pool.install([] { return fib(24); }) == fib_serial(24));
+    }
+}
+
+// --- Ported from rayon-core 1.10.1, src/join/test.rs --------------------------
+// panic_propagate_a/b/both, panic_b_still_executes and tests/simple_panic.rs
+// are the exception_* cases above; the others follow.
+
+namespace {
+
+template <class T>
+void quick_sort(std::span<T> v)
+{
+    if (v.size() <= 1)
+        return;
+    // Lomuto partition around the last element, as rayon's test.
+    std::size_t const pivot = v.size() - 1;
+    std::size_t i = 0;
+    for (std::size_t j = 0; j < pivot; ++j)
+        if (v[j] <= v[pivot])
+            std::swap(v[i++], v[j]);
+    std::swap(v[i], v[pivot]);
+    fj::join([lo = v.first(i)] { quick_sort(lo); }, [hi = v.subspan(i)] { quick_sort(hi); });
+}
+
+std::vector<std::uint32_t> seeded_random(std::size_t count)
+{
+    std::mt19937 rng(12345);
+    std::vector<std::uint32_t> v(count);
+    for (auto& x : v)
+        x = static_cast<std::uint32_t>(rng());
+    return v;
+}
+
+} // namespace
+
+// rayon: sort (the global pool).
+BOOST_AUTO_TEST_CASE(sort)
+{
+    auto data = seeded_random(6 * 1024);
+    auto sorted = data;
+    std::sort(sorted.begin(), sorted.end());
+    quick_sort(std::span(data));
+    BOOST_TEST(data == sorted);
+}
+
+// rayon: sort_in_pool.
+BOOST_AUTO_TEST_CASE_TEMPLATE(sort_in_pool, Policy, test::all_policies)
+{
+    auto data = seeded_random(12 * 1024);
+    auto sorted = data;
+    std::sort(sorted.begin(), sorted.end());
+    test::pool<Policy> pool;
+    pool.install([&] { quick_sort(std::span(data)); });
+    BOOST_TEST(data == sorted);
+}
+
+// rayon: join_context_both. Outside every pool both closures are injected
+// into the global pool: both migrated.
+BOOST_AUTO_TEST_CASE(join_context_both)
+{
+    auto [a_migrated, b_migrated] =
+        fj::join_context([](fj::fn_context a) { return a.migrated(); }, [](fj::fn_context b) { return b.migrated(); });
+    BOOST_TEST(a_migrated);
+    BOOST_TEST(b_migrated);
+}
+
+// rayon: join_context_neither. On a one-thread pool nothing can be stolen.
+BOOST_AUTO_TEST_CASE_TEMPLATE(join_context_neither, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(1));
+    auto [a_migrated, b_migrated] = pool.install([] {
+        return fj::join_context([](fj::fn_context a) { return a.migrated(); },
+                                [](fj::fn_context b) { return b.migrated(); });
+    });
+    BOOST_TEST(!a_migrated);
+    BOOST_TEST(!b_migrated);
+}
+
+// rayon: join_context_second. Both closures wait for each other at a
+// barrier, so b must have been stolen by the other worker.
+BOOST_AUTO_TEST_CASE_TEMPLATE(join_context_second, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("join_context_second");
+    std::barrier<> barrier(2);
+    test::pool<Policy> pool(test::threads(2));
+    auto [a_migrated, b_migrated] = pool.install([&] {
+        return fj::join_context(
+            [&](fj::fn_context a) {
+                barrier.arrive_and_wait();
+                return a.migrated();
+            },
+            [&](fj::fn_context b) {
+                barrier.arrive_and_wait();
+                return b.migrated();
+            });
+    });
+    BOOST_TEST(!a_migrated);
+    BOOST_TEST(b_migrated);
+}
+
+// rayon: join_counter_overflow (rayon-rs/rayon#797: JEC's counters overflowed
+// on 32-bit targets). Joins from outside, through pool.join: 100,000 rather
+// than rayon's 500,000 to keep the suite short, still past 2^16 of each of
+// the counters the policies bump per injected job.
+BOOST_AUTO_TEST_CASE_TEMPLATE(join_counter_overflow, Policy, test::all_policies)
+{
+    constexpr int max = 100'000;
+    int i = 0;
+    int j = 0;
+    test::pool<Policy> pool(test::threads(2));
+    for (int k = 0; k < max; ++k)
+        pool.join([&] { ++i; }, [&] { ++j; });
+    BOOST_TEST(i == max);
+    BOOST_TEST(j == max);
+}
+
+// join_context's results and exceptions are join's.
+BOOST_AUTO_TEST_CASE_TEMPLATE(join_context_results_and_exceptions, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(2));
+    auto [text, number] = pool.install([] {
+        return fj::join_context([](fj::fn_context) { return std::string("left"); }, [](fj::fn_context) { return 42; });
+    });
+    BOOST_TEST(text == "left");
+    BOOST_TEST(number == 42);
+    std::atomic<bool> right_ran{false};
+    BOOST_CHECK_THROW(pool.install([&] {
+        fj::join_context([](fj::fn_context) { throw left_error(); }, [&](fj::fn_context) { right_ran = true; });
+    }),
+                      left_error);
+    BOOST_TEST(right_ran.load());
+    auto [x, y] = pool.join([] { return 1; }, [] { return 2; });
+    BOOST_TEST(x + y == 3);
 }

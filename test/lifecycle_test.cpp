@@ -547,8 +547,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_creates_every_worker, Policy, test::
     BOOST_TEST(still_a_worker_after_run.load() == 0);
 }
 
-// rayon-core's tests/scoped_threadpool.rs (spawn_scoped_tls_threadpool and
-// missing_scoped_tls): the handler sets up per-thread state before run().
+// rayon-core's tests/scoped_threadpool.rs (spawn_scoped_tls_threadpool,
+// build_scoped_tls_threadpool and missing_scoped_tls): the handler sets up per-thread state before run().
 BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_sets_up_thread_local_state, Policy, test::all_policies)
 {
     std::vector<std::thread> threads;
@@ -610,6 +610,44 @@ BOOST_AUTO_TEST_CASE(failed_thread_stack_is_reported)
     BOOST_CHECK_THROW(fj::thread_pool pool(options), std::system_error);
     BOOST_TEST(started.load() <= 1);
     BOOST_TEST(started.load() == exited.load());
+}
+
+namespace {
+// 32 frames of 1 MiB each. Every page of a frame is written from its top
+// down, as a stack probe would, so that an overflow hits the guard page
+// below the stack instead of jumping over it into other memory.
+[[gnu::noinline]] int use_stack(int depth)
+{
+    constexpr std::size_t frame = std::size_t{1} << 20;
+    volatile char buffer[frame];
+    for (std::size_t i = frame; i >= 4096; i -= 4096)
+        buffer[i - 1] = static_cast<char>(depth);
+    buffer[0] = static_cast<char>(depth);
+    int const below = depth > 0 ? use_stack(depth - 1) : 0;
+    return below + buffer[0]; // used after the call: no tail call
+}
+} // namespace
+
+// rayon-core's tests/stack_overflow_crash.rs: stack_size is the workers'
+// stack. 32 MiB of frames overflow an 8 MiB stack (the process dies, it
+// does not hang or go on with corrupted memory) and fit in 48 MiB.
+BOOST_AUTO_TEST_CASE(stack_overflow_crash)
+{
+    auto run_with_stack = [](std::size_t mebibytes) {
+        return test::run_in_child([mebibytes] {
+            rlimit no_core{0, 0};
+            setrlimit(RLIMIT_CORE, &no_core);
+            fj::pool_options options = test::threads(2);
+            options.stack_size = mebibytes << 20;
+            fj::thread_pool pool(options);
+            test::child_require(pool.install([] { return use_stack(31); }) >= 0, "the recursion ran");
+        });
+    };
+    test::child_result const overflow = run_with_stack(8);
+    BOOST_TEST(!overflow.timed_out, overflow);
+    BOOST_TEST(!overflow.succeeded(), overflow);
+    test::child_result const fits = run_with_stack(48);
+    BOOST_TEST(fits.succeeded(), fits);
 }
 
 // The handler may keep the builders and run them later, on threads it makes

@@ -21,6 +21,7 @@
 namespace fj = boost::forkjoin;
 using namespace std::chrono_literals;
 
+// rayon: check_config_build, check_thread_pool_new, default_pool.
 BOOST_AUTO_TEST_CASE_TEMPLATE(one_thread_pool_works, Policy, test::all_policies)
 {
     test::pool<Policy> pool(test::threads(1));
@@ -48,6 +49,7 @@ BOOST_AUTO_TEST_CASE(jec_enforces_its_counter_width)
                       fj::too_many_threads);
 }
 
+// rayon: init_zero_threads.
 BOOST_AUTO_TEST_CASE(zero_threads_means_the_environment_then_the_hardware)
 {
     ::setenv("FORKJOIN_NUM_THREADS", "3", 1);
@@ -63,6 +65,8 @@ BOOST_AUTO_TEST_CASE(zero_threads_means_the_environment_then_the_hardware)
     // Malformed values are errors: lifecycle_test.
 }
 
+// rayon: start_callback_called, exit_callback_called, configuration, and
+// workers_stop (every worker has left: its exit handler ran).
 BOOST_AUTO_TEST_CASE_TEMPLATE(handlers_and_names, Policy, test::all_policies)
 {
     std::mutex m;
@@ -98,6 +102,7 @@ BOOST_AUTO_TEST_CASE(invalid_stack_size_is_reported_and_nothing_leaks)
     BOOST_CHECK_THROW(fj::thread_pool pool(options), std::system_error);
 }
 
+// rayon: double_init_fail.
 BOOST_AUTO_TEST_CASE(build_global_twice_throws)
 {
     fj::pool_options options = test::threads(2);
@@ -107,6 +112,7 @@ BOOST_AUTO_TEST_CASE(build_global_twice_throws)
     BOOST_TEST(fj::global_pool().num_threads() == 2u);
 }
 
+// rayon: worker_thread_index.
 BOOST_AUTO_TEST_CASE_TEMPLATE(thread_queries, Policy, test::all_policies)
 {
     test::pool<Policy> pool(test::threads(3));

@@ -93,7 +93,7 @@ fi
 # The core's Boost.Test programs also run under TSan and ASan+UBSan.
 sanitized_tests=(deque join scope spawn install broadcast pool sleep spin_wait fence lifecycle)
 
-for t in deque join scope spawn install broadcast pool spin_wait fence lifecycle future asio policy_benchmark; do
+for t in deque join scope spawn install broadcast pool spin_wait fence lifecycle future oom asio policy_benchmark; do
     run_boost_test "$t" "build/test/${t}_test" 600
 done
 run_boost_test sleep build/test/sleep_test 900
@@ -130,6 +130,7 @@ if wanted 'tsan|asan'; then
             run_boost_test "tsan_$t" "build/test-tsan/${t}_test" 900
             run_boost_test "asan_$t" "build/test-asan/${t}_test" 900
         done
+        run_boost_test asan_oom build/test-asan/oom_test 900
     else
         tail -n 60 "$log_dir/b2-sanitizers.log"
         failed=$((failed + 1))

@@ -4,13 +4,16 @@
 #ifndef BOOST_FORKJOIN_BROADCAST_HPP
 #define BOOST_FORKJOIN_BROADCAST_HPP
 
-// broadcast: run a function once on every worker of a pool. The member
-// basic_thread_pool::broadcast names the pool; this free function uses the
-// current pool, or the global pool from outside every pool.
+// broadcast and spawn_broadcast: run a function once on every worker of a
+// pool, waiting for all of them or not. The members of basic_thread_pool name
+// the pool; these free functions use the current pool, or the global pool
+// from outside every pool.
 
 #include <boost/forkjoin/broadcast_context.hpp>
 #include <boost/forkjoin/detail/broadcast.hpp>
 #include <boost/forkjoin/global_pool.hpp>
+
+#include <utility>
 
 namespace boost::forkjoin {
 
@@ -22,6 +25,15 @@ template <class F>
 auto broadcast(F&& f)
 {
     return detail::broadcast(detail::current_registry(), f);
+}
+
+// Runs f(broadcast_context) once on every worker of the current pool, some
+// time later, and returns at once. An exception escaping f goes to the
+// pool's panic_handler, or calls std::terminate if it has none.
+template <class F>
+void spawn_broadcast(F&& f)
+{
+    detail::spawn_broadcast(detail::current_registry(), std::forward<F>(f));
 }
 
 } // namespace boost::forkjoin

@@ -144,4 +144,9 @@ decltype(auto) in_worker(Op&& op)
 
 } // namespace boost::forkjoin
 
+// basic_thread_pool's scope members are defined in scope.hpp, whose free
+// functions need the global pool above: included here, so that they exist
+// whichever of thread_pool.hpp, global_pool.hpp and scope.hpp came first.
+#include <boost/forkjoin/scope.hpp>
+
 #endif // BOOST_FORKJOIN_GLOBAL_POOL_HPP

@@ -5,19 +5,15 @@
 #define BOOST_FORKJOIN_JOIN_HPP
 
 // join(a, b): run a and b, potentially in parallel, and return both results.
-//
-// On a worker, b is pushed on the worker's deque as a job on this stack
-// frame, a runs here, then b is popped back and run here too, unless a thief
-// took it meanwhile, in which case the worker runs other jobs until b's latch
-// is set. No allocation, no lock, and no call into the sleep policy unless
-// its push_filter asks for one.
+// join_context(a, b): the same, telling each closure whether it migrated to
+// another thread. How join works on a worker: detail/join.hpp.
 
 #include <boost/forkjoin/detail/job.hpp>
+#include <boost/forkjoin/detail/join.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
-#include <boost/forkjoin/detail/spin_latch.hpp>
 #include <boost/forkjoin/global_pool.hpp>
 
-#include <optional>
+#include <functional>
 #include <utility>
 
 namespace boost::forkjoin {
@@ -25,43 +21,23 @@ namespace boost::forkjoin {
 template <class A, class B>
 using join_result_t = std::pair<detail::invoke_value_t<A>, detail::invoke_value_t<B>>;
 
-namespace detail {
+// What a closure run by join_context learns about where it runs.
+class fn_context {
+public:
+    explicit fn_context(bool migrated) noexcept : migrated_(migrated) {}
+
+    // True if the closure runs on another thread than the one that called
+    // join_context: b was stolen, or join_context was called outside every
+    // pool and both closures run on a worker of the global pool.
+    bool migrated() const noexcept { return migrated_; }
+
+private:
+    bool migrated_;
+};
 
 template <class A, class B>
-join_result_t<A, B> join_on_worker(worker_thread& worker, A&& a, B&& b)
-{
-    stack_job<B, spin_latch> job_b(b, worker);
-    job_ref const b_ref = job_b.as_job_ref();
-    worker.push(b_ref);
-
-    auto result_a = [&] {
-        try {
-            return invoke_to_value(std::forward<A>(a));
-        } catch (...) {
-            // b may sit in our deque or run elsewhere; it references this
-            // frame, so let it finish before the exception unwinds us.
-            worker.wait_until(job_b.latch().core());
-            throw;
-        }
-    }();
-
-    // Usually b is still on top of our deque: pop it and run it here.
-    do {
-        std::optional<job_ref> const job = worker.take_local_job();
-        if (!job) {
-            // b was stolen: keep busy until its thief sets the latch.
-            worker.wait_until(job_b.latch().core());
-            break;
-        }
-        if (*job == b_ref)
-            return {std::move(result_a), job_b.run_inline()};
-        // Something a pushed and left behind (a spawn): run it, b is below.
-        worker.execute(*job);
-    } while (!job_b.latch().probe());
-    return {std::move(result_a), job_b.take_result()};
-}
-
-} // namespace detail
+using join_context_result_t = std::pair<detail::value_or_monostate<std::invoke_result_t<A, fn_context>>,
+                                        detail::value_or_monostate<std::invoke_result_t<B, fn_context>>>;
 
 // Runs a and b, potentially in parallel, and returns {a(), b()}; a void
 // result is std::monostate. Inside any pool it uses that pool, whatever its
@@ -76,6 +52,28 @@ join_result_t<A, B> join(A&& a, B&& b)
     return global_pool().install([&] {
         return detail::join_on_worker(*detail::current_worker, std::forward<A>(a), std::forward<B>(b));
     });
+}
+
+// As join, but calls a(ctx) and b(ctx), where ctx.migrated() says whether
+// that closure runs on another thread than the caller (rayon's join_context).
+// A closure may use it to adapt, e.g. split its work further only when it
+// was stolen. Same results, exceptions and cost as join, plus a thread-local
+// read in b.
+template <class A, class B>
+join_context_result_t<A, B> join_context(A&& a, B&& b)
+{
+    auto join_here = [&](detail::worker_thread& worker, bool injected) {
+        auto a_in_context = [&]() -> decltype(auto) { return std::invoke(std::forward<A>(a), fn_context(injected)); };
+        auto b_in_context = [&]() -> decltype(auto) {
+            // Read where b runs now: a thief runs it on its own thread.
+            bool const migrated = injected || detail::current_worker != &worker;
+            return std::invoke(std::forward<B>(b), fn_context(migrated));
+        };
+        return detail::join_on_worker(worker, a_in_context, b_in_context);
+    };
+    if (detail::worker_thread* worker = detail::current_worker)
+        return join_here(*worker, false);
+    return global_pool().install([&] { return join_here(*detail::current_worker, true); });
 }
 
 } // namespace boost::forkjoin

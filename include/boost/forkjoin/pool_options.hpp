@@ -75,7 +75,12 @@ struct pool_options {
     // the lock); without one it calls std::terminate.
     std::function<void()> deadlock_handler;
 
-    // Workers take their own jobs oldest first (FIFO) instead of newest first.
+    // Workers take their own jobs oldest first (FIFO) instead of newest
+    // first, while fewer than 64 jobs are nested on the worker's stack
+    // (newest first beyond, or a recursive join overflows the stack). Not
+    // for join (rayon deprecated it): a join waiting for its second half
+    // runs older, unrelated jobs nested in its frame. spawn_fifo and
+    // scope_fifo give FIFO order without these limits.
     bool breadth_first = false;
 
     // The stack of each fiber that spawn_future starts (see future.hpp). A

@@ -12,12 +12,15 @@
 //             s.spawn([&item](lifo_scope&) { process(item); });
 //     }); // every process(item) has finished here
 
+#include <boost/forkjoin/broadcast_context.hpp>
+#include <boost/forkjoin/detail/broadcast.hpp>
 #include <boost/forkjoin/detail/count_latch.hpp>
 #include <boost/forkjoin/detail/job.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
 #include <boost/forkjoin/detail/submit.hpp>
 #include <boost/forkjoin/future.hpp>
 #include <boost/forkjoin/global_pool.hpp>
+#include <boost/forkjoin/thread_pool.hpp>
 
 #include <atomic>
 #include <exception>
@@ -53,17 +56,48 @@ public:
             } catch (...) {
                 record_exception(std::current_exception());
             }
-            latch_.set();
         };
-        using job_type = detail::heap_job<decltype(body)>;
-        detail::job_ref const job = job_type::make(std::move(body));
+        // The job's count drops only after the closure is destroyed: what it
+        // captured may belong to the scope's caller, who may free it as soon
+        // as the scope ends.
+        auto done = [this]() noexcept { latch_.set(); };
+        auto job = std::make_unique<detail::heap_job<decltype(body), decltype(done)>>(std::move(body), done);
         // The caller (the body or one of our jobs) holds a count, so this
         // count is never the one that completes the scope early.
         latch_.increment();
         try {
-            submit(job);
+            submit(job->as_job_ref());
         } catch (...) {
-            delete static_cast<job_type*>(job.data);
+            latch_.set(); // never queued: the unique_ptr frees it
+            throw;
+        }
+        job.release(); // queued: it frees itself after running
+    }
+
+    // Runs f(*this, ctx) (or f(ctx)) once on every worker of the scope's
+    // pool, with that worker's broadcast_context, some time before the scope
+    // ends. f is called concurrently from the workers. Exceptions are kept as
+    // for spawn. All or nothing: std::bad_alloc means no worker got a job.
+    template <class F>
+    void spawn_broadcast(F&& f)
+    {
+        auto body = [this, func = std::decay_t<F>(std::forward<F>(f))](broadcast_context context) mutable noexcept {
+            try {
+                if constexpr (std::is_invocable_v<decltype(func)&, basic_scope&, broadcast_context>)
+                    std::invoke(func, *this, context);
+                else
+                    std::invoke(func, context);
+            } catch (...) {
+                record_exception(std::current_exception());
+            }
+        };
+        // One count for all the jobs: the last to finish destroys f, then
+        // drops it (detail::spawned_broadcast).
+        auto done = [this]() noexcept { latch_.set(); };
+        latch_.increment();
+        try {
+            detail::spawn_broadcast_jobs(registry_, std::move(body), done);
+        } catch (...) {
             latch_.set();
             throw;
         }
@@ -96,7 +130,7 @@ public:
 
     // Implementation: use scope(), scope_fifo() or in_place_scope().
     basic_scope(detail::registry_base& registry, detail::worker_thread* owner)
-        : registry_(registry), latch_(owner)
+        : registry_(registry), latch_(owner, registry)
     {
         if constexpr (Order == scope_order::fifo)
             fifos_ = std::make_unique<detail::locked_job_queue[]>(registry.num_threads());
@@ -129,9 +163,7 @@ private:
         detail::worker_thread* const worker = detail::current_worker;
         if constexpr (Order == scope_order::fifo) {
             if (registry_.owns(worker)) {
-                detail::locked_job_queue& fifo = fifos_[worker->index()];
-                fifo.push(job);
-                worker->push({&detail::locked_job_queue::run_front, &fifo});
+                worker->push_fifo(job, fifos_[worker->index()]);
                 return;
             }
         }
@@ -165,6 +197,22 @@ decltype(auto) run_scope_on_worker(F&& f)
         return s.complete(std::forward<F>(f));
     });
 }
+
+// f runs here; the scope's jobs go to `registry`. A worker (of any pool)
+// runs its own pool's jobs while it waits for them, any other thread blocks.
+template <scope_order Order, class F>
+decltype(auto) run_scope_in_place(registry_base& registry, F&& f)
+{
+    worker_thread* const worker = current_worker;
+    // From outside `registry` the scope's jobs are injected, and nothing
+    // else keeps its workers there until they have run (the global pool's
+    // exit handler would let them go): hold a count, as install does.
+    std::optional<activity_guard> keep_workers;
+    if (!registry.owns(worker))
+        keep_workers.emplace(registry);
+    basic_scope<Order> s(registry, worker);
+    return s.complete(std::forward<F>(f));
+}
 } // namespace detail
 
 // Creates a scope on a worker (of the current pool, or the global pool from
@@ -189,16 +237,44 @@ decltype(auto) scope_fifo(F&& f)
 template <class F>
 decltype(auto) in_place_scope(F&& f)
 {
-    detail::worker_thread* const worker = detail::current_worker;
-    detail::registry_base& registry = detail::current_registry();
-    // From outside every pool the scope's jobs are injected, and nothing
-    // else keeps the workers there until they have run (the global pool's
-    // exit handler would let them go): hold a count, as install does.
-    std::optional<detail::activity_guard> keep_workers;
-    if (worker == nullptr)
-        keep_workers.emplace(registry);
-    lifo_scope s(registry, worker);
-    return s.complete(std::forward<F>(f));
+    return detail::run_scope_in_place<scope_order::lifo>(detail::current_registry(), std::forward<F>(f));
+}
+
+// As in_place_scope, with a fifo scope.
+template <class F>
+decltype(auto) in_place_scope_fifo(F&& f)
+{
+    return detail::run_scope_in_place<scope_order::fifo>(detail::current_registry(), std::forward<F>(f));
+}
+
+// The scope members of basic_thread_pool (declared in thread_pool.hpp).
+
+template <sleep_policy SleepPolicy, class... Options>
+template <class F>
+decltype(auto) basic_thread_pool<SleepPolicy, Options...>::scope(F&& f)
+{
+    return install([&]() -> decltype(auto) { return forkjoin::scope(std::forward<F>(f)); });
+}
+
+template <sleep_policy SleepPolicy, class... Options>
+template <class F>
+decltype(auto) basic_thread_pool<SleepPolicy, Options...>::scope_fifo(F&& f)
+{
+    return install([&]() -> decltype(auto) { return forkjoin::scope_fifo(std::forward<F>(f)); });
+}
+
+template <sleep_policy SleepPolicy, class... Options>
+template <class F>
+decltype(auto) basic_thread_pool<SleepPolicy, Options...>::in_place_scope(F&& f)
+{
+    return detail::run_scope_in_place<scope_order::lifo>(*registry_, std::forward<F>(f));
+}
+
+template <sleep_policy SleepPolicy, class... Options>
+template <class F>
+decltype(auto) basic_thread_pool<SleepPolicy, Options...>::in_place_scope_fifo(F&& f)
+{
+    return detail::run_scope_in_place<scope_order::fifo>(*registry_, std::forward<F>(f));
 }
 
 } // namespace boost::forkjoin

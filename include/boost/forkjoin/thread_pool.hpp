@@ -11,6 +11,7 @@
 #include <boost/forkjoin/broadcast_context.hpp>
 #include <boost/forkjoin/capacity.hpp>
 #include <boost/forkjoin/detail/broadcast.hpp>
+#include <boost/forkjoin/detail/join.hpp>
 #include <boost/forkjoin/detail/registry.hpp>
 #include <boost/forkjoin/detail/submit.hpp>
 #include <boost/forkjoin/future.hpp>
@@ -119,12 +120,44 @@ public:
 
     // Runs f(broadcast_context) once on every worker; returns the results by
     // worker index (nothing if f returns void), or rethrows the exception of
-    // the lowest-indexed worker that threw, after all have run.
+    // the lowest-indexed worker that threw, after all have run. A caller that
+    // is a worker of any pool runs its own pool's jobs while it waits.
     template <class F>
     auto broadcast(F&& f)
     {
         return detail::broadcast(*registry_, f);
     }
+
+    // Runs f(broadcast_context) once on every worker, some time later, and
+    // returns at once. An exception escaping f goes to the panic_handler
+    // (std::terminate without one). The pool's destructor waits for all.
+    template <class F>
+    void spawn_broadcast(F&& f)
+    {
+        detail::spawn_broadcast(*registry_, std::forward<F>(f));
+    }
+
+    // join(a, b) on a worker of this pool: install([&] { return join(a, b); }).
+    template <class A, class B>
+    auto join(A&& a, B&& b)
+    {
+        return install([&] {
+            return detail::join_on_worker(*detail::current_worker, std::forward<A>(a), std::forward<B>(b));
+        });
+    }
+
+    // scope(f) and scope_fifo(f) on a worker of this pool; in_place_scope(f)
+    // and in_place_scope_fifo(f) run f on the calling thread with a scope
+    // whose jobs go to this pool. Defined in scope.hpp, which this header
+    // brings in at its end (it needs the global pool, which needs this class).
+    template <class F>
+    decltype(auto) scope(F&& f);
+    template <class F>
+    decltype(auto) scope_fifo(F&& f);
+    template <class F>
+    decltype(auto) in_place_scope(F&& f);
+    template <class F>
+    decltype(auto) in_place_scope_fifo(F&& f);
 
     // The index of the calling thread in this pool, if it is one of its workers.
     std::optional<std::size_t> current_thread_index() const noexcept
@@ -170,5 +203,9 @@ private:
 using thread_pool = basic_thread_pool<sleep::jec>;
 
 } // namespace boost::forkjoin
+
+// The definitions of the scope members: global_pool.hpp includes scope.hpp
+// once it has defined the global pool, whichever of these headers came first.
+#include <boost/forkjoin/global_pool.hpp>
 
 #endif // BOOST_FORKJOIN_THREAD_POOL_HPP

@@ -174,6 +174,36 @@ public:
         return job;
     }
 
+    // Owner only. FIFO end: the owner takes its own oldest job
+    // (pool_options::breadth_first) without steal()'s heavy fence. That fence
+    // is the thief's half of the store-buffering pair with pop(): it orders
+    // a thief's load of top_ before its load of bottom_, against the owner's
+    // store of bottom_ and load of top_ in pop(). Here the owner is the one
+    // that loads bottom_, a word only it writes, so it reads its own latest
+    // store, and pop() cannot run meanwhile (same thread): there is no pair
+    // to order. Against the thieves the owner claims an index exactly as
+    // they do, with a CAS on top_, which one claimant wins. The slot it reads
+    // is whole if the CAS succeeds: only the owner writes slots, at indices
+    // at or above bottom_, and bottom_ - top_ < capacity, so nobody can have
+    // reused slot t while top_ still equals t.
+    std::optional<job_ref> take_oldest()
+    {
+        std::int64_t const b = bottom_.load(std::memory_order_relaxed);
+        // Relaxed: a stale top_ only makes the CAS below fail and retry.
+        std::int64_t t = top_.load(std::memory_order_relaxed);
+        while (t < b) {
+            job_ref const job = buffer::get(owner_slots_, owner_mask_, t);
+            // Seq-cst, the same claim as a thief's CAS and in the same total
+            // order as theirs (on x86 any CAS costs the same). On failure t
+            // is the current top_: a thief took the job, try the next one.
+            if (top_.compare_exchange_weak(t, t + 1, std::memory_order_seq_cst, std::memory_order_relaxed)) {
+                top_bound_ = t + 1;
+                return job;
+            }
+        }
+        return std::nullopt;
+    }
+
     // Any thread. FIFO end.
     steal_result steal()
     {

@@ -4,10 +4,14 @@
 #ifndef BOOST_FORKJOIN_DETAIL_COUNT_LATCH_HPP
 #define BOOST_FORKJOIN_DETAIL_COUNT_LATCH_HPP
 
-// The latch of a scope: set when a counter of outstanding jobs reaches zero.
-// The counter starts at 1 for the scope's own body. Its owner either is a
-// worker, which keeps running jobs while it waits (a core latch), or a
-// thread outside every pool, which blocks (a lock latch).
+// The latch of a scope or a broadcast: set when a counter of outstanding
+// jobs reaches zero. The counter starts at 1 for the owner's own part (the
+// scope's body). Its owner either is a worker, which keeps running jobs of
+// its own pool while it waits (a core latch), or a thread outside every
+// pool, which blocks (a lock latch). The owner may be a worker of another
+// pool than the one whose workers run the jobs (pool.in_place_scope, or a
+// broadcast into another pool): it still waits as a worker, because it may
+// be the only thread that can run what those jobs wait for in its own pool.
 
 #include <boost/forkjoin/core_latch.hpp>
 #include <boost/forkjoin/detail/lock_latch.hpp>
@@ -15,13 +19,18 @@
 
 #include <atomic>
 #include <cstddef>
+#include <memory>
 
 namespace boost::forkjoin::detail {
 
 class count_latch {
 public:
-    // `owner`: the waiting worker, or nullptr for a thread outside any pool.
-    explicit count_latch(worker_thread* owner) noexcept : owner_(owner) {}
+    // `owner`: the waiting worker (of any pool), or nullptr for a thread
+    // outside every pool. `setters`: the registry whose workers run the jobs.
+    count_latch(worker_thread* owner, registry_base const& setters) noexcept
+        : owner_(owner), cross_registry_(owner != nullptr && &owner->registry() != &setters)
+    {
+    }
 
     count_latch(count_latch const&) = delete;
     count_latch& operator=(count_latch const&) = delete;
@@ -38,11 +47,21 @@ public:
         // latch it sets.
         if (counter_.fetch_sub(1, std::memory_order_acq_rel) != 1)
             return;
-        if (owner_ != nullptr) {
-            registry_base& registry = owner_->registry();
-            registry.set_latch_and_notify(core_, owner_->index());
-        } else {
+        if (owner_ == nullptr) {
             lock_.set();
+            return;
+        }
+        // Read what the notification needs first: once core_ is set, *this
+        // may be gone. The owner's registry outlives the owner's wait.
+        registry_base& registry = owner_->registry();
+        std::size_t const target = owner_->index();
+        if (cross_registry_) {
+            // We run in another registry: the moment the owner sees the latch
+            // it may return, and its pool may be destroyed while we notify.
+            std::shared_ptr<registry_base> const keep_alive = registry.shared_from_this();
+            registry.set_latch_and_notify(core_, target);
+        } else {
+            registry.set_latch_and_notify(core_, target);
         }
     }
 
@@ -59,6 +78,7 @@ public:
 private:
     std::atomic<std::size_t> counter_{1};
     worker_thread* const owner_;
+    bool const cross_registry_;
     core_latch core_;
     lock_latch lock_;
 };

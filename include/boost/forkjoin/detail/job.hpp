@@ -13,6 +13,11 @@
 //    the job has run.
 //  * heap_job: allocated by spawn, deletes itself after running, because
 //    nobody waits for it.
+//
+// The rule every kind follows: the last thing a job does is signal that it
+// is done (set a latch, drop a count), and nothing of the job, its callable
+// or what the callable captured is touched after that signal. Whoever waits
+// for the signal may return and free all of it at once.
 
 #include <exception>
 #include <functional>
@@ -122,27 +127,44 @@ private:
     job_result<value_type> result_;
 };
 
-// A job that owns its callable and frees itself after running. F must not
-// throw: the callers wrap user code so that exceptions are routed (to a
-// scope, a panic handler) before they reach here.
-template <class F>
+// A job that owns its callable and frees itself after running. Running it
+// calls func, destroys the job (and with it func and everything func
+// captured), and only then calls done, the job's completion signal (a
+// scope's latch, the pool's activity count): a scope must not end while a
+// closure it ran is still being destroyed, since the closure may capture
+// what the scope's caller frees next (rayon consumes its closures the same
+// way). F must not throw: the callers wrap user code so that exceptions are
+// routed (to a scope, a panic handler) before they reach here. Done is
+// copied out before the job is freed.
+//
+// Use: allocate with std::make_unique, queue as_job_ref(), and release the
+// unique_ptr only once the queueing succeeded; a failed push frees the job
+// without running it.
+template <class F, class Done>
 class heap_job {
 public:
-    explicit heap_job(F f) : func_(std::move(f)) {}
+    heap_job(F f, Done done) : func_(std::move(f)), done_(std::move(done)) {}
 
-    // Transfers ownership of the allocation to the returned reference.
-    static job_ref make(F f) { return {&execute, new heap_job(std::move(f))}; }
+    heap_job(heap_job const&) = delete;
+    heap_job& operator=(heap_job const&) = delete;
+
+    job_ref as_job_ref() noexcept { return {&execute, this}; }
 
 private:
     static void execute(void* self_ptr) noexcept
     {
-        auto* self = static_cast<heap_job*>(self_ptr);
         static_assert(std::is_nothrow_invocable_v<F&>, "heap_job callables route their own exceptions");
+        static_assert(std::is_nothrow_invocable_v<Done&> && std::is_nothrow_copy_constructible_v<Done>,
+                      "a completion signal cannot fail");
+        auto* self = static_cast<heap_job*>(self_ptr);
+        Done done = self->done_;
         self->func_();
         delete self;
+        done();
     }
 
     F func_;
+    Done done_;
 };
 
 } // namespace boost::forkjoin::detail

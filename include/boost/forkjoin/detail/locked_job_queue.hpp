@@ -44,6 +44,22 @@ public:
         return job;
     }
 
+    // Removes the newest job: the undo of a push whose placeholder could not
+    // be queued (worker_thread::push_fifo). Only the thread that pushes into
+    // this queue may call it, right after its push. The job is still here:
+    // each placeholder pops one job, the oldest, and there is one placeholder
+    // fewer than jobs, so at least the newest job is left.
+    void take_back() noexcept
+    {
+        {
+            std::lock_guard lock(mutex_);
+            jobs_.pop_back();
+        }
+        // Relaxed, as in pop: a count that is briefly too high only makes a
+        // worker search once more.
+        size_.fetch_sub(1, std::memory_order_relaxed);
+    }
+
     bool empty() const noexcept { return size_.load(std::memory_order_seq_cst) == 0; }
 
     // The entry point of the placeholder job that stands for "the oldest job

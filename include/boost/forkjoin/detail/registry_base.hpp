@@ -16,6 +16,7 @@
 // from outside, a latch being set).
 
 #include <boost/forkjoin/core_latch.hpp>
+#include <boost/forkjoin/detail/broadcast_queue.hpp>
 #include <boost/forkjoin/detail/chase_lev_deque.hpp>
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/injector.hpp>
@@ -75,26 +76,38 @@ public:
 
     // Pushes on the own deque and tells the sleep policy, if it listens.
     BOOST_FORKJOIN_FORCEINLINE void push(job_ref job);
-    // spawn_fifo: the job goes to the worker's FIFO, and a placeholder that
-    // runs the FIFO's oldest job goes on the deque, so jobs spawned by one
-    // worker start in spawn order whoever runs them.
-    void push_fifo(job_ref job)
+    // spawn_fifo: the job goes to a FIFO (the worker's own, or a fifo
+    // scope's for this worker), and a placeholder that runs the FIFO's oldest
+    // job goes on the deque, so jobs spawned by one worker start in spawn
+    // order whoever runs them. If the placeholder cannot be pushed (no memory
+    // to grow the deque) the job is taken back out: nothing is queued.
+    void push_fifo(job_ref job) { push_fifo(job, fifo_); }
+    void push_fifo(job_ref job, locked_job_queue& fifo)
     {
-        fifo_.push(job);
-        push({&locked_job_queue::run_front, &fifo_});
+        fifo.push(job);
+        try {
+            push({&locked_job_queue::run_front, &fifo});
+        } catch (...) {
+            fifo.take_back();
+            throw;
+        }
     }
+
+    // Newest first; with breadth_first, oldest first, while fewer than
+    // max_breadth_first_nesting jobs run nested on this worker's stack.
+    // Beyond that, newest first: a join waiting for its second half takes
+    // and runs another job inside its own frame, and oldest first that job
+    // is an unrelated, older one whose own joins do the same, one nested job
+    // per join, until the stack overflows (fib(22): ~78,000 frames). Newest
+    // first, the job taken is the join's own second half or what its first
+    // half left, so nesting stops growing.
+    static constexpr std::size_t max_breadth_first_nesting = 64;
 
     BOOST_FORKJOIN_FORCEINLINE std::optional<job_ref> take_local_job()
     {
-        if (BOOST_FORKJOIN_LIKELY(!breadth_first_))
+        if (BOOST_FORKJOIN_LIKELY(!breadth_first_) || nested_jobs_ >= max_breadth_first_nesting)
             return deque_.pop();
-        for (;;) {
-            auto const result = deque_.steal();
-            if (result.status == chase_lev_deque::steal_status::success)
-                return result.job;
-            if (result.status == chase_lev_deque::steal_status::empty)
-                return std::nullopt;
-        }
+        return deque_.take_oldest();
     }
 
     // Runs jobs until `latch` is set: the latch's setter may be another
@@ -111,11 +124,15 @@ public:
     // fiber, so it must not see it as the current fiber: a future's get()
     // called from the job waits as a worker instead of parking the fiber
     // beneath it.
+    //
+    // Counts the jobs nested on this stack (see take_local_job).
     void execute(job_ref job) noexcept
     {
         void* const fiber = current_fiber_;
         current_fiber_ = nullptr;
+        ++nested_jobs_;
         job.execute();
+        --nested_jobs_;
         current_fiber_ = fiber;
     }
 
@@ -125,7 +142,7 @@ public:
     void set_current_fiber(void* fiber) noexcept { current_fiber_ = fiber; }
 
     core_latch& terminate_latch() noexcept { return terminate_; }
-    locked_job_queue& broadcasts() noexcept { return broadcasts_; }
+    broadcast_queue& broadcasts() noexcept { return broadcasts_; }
     worker_counters& counters() noexcept { return counters_; }
 
 private:
@@ -139,10 +156,11 @@ private:
     std::size_t index_;
     bool breadth_first_;
     xorshift_rng rng_;
-    locked_job_queue broadcasts_;
+    broadcast_queue broadcasts_;
     locked_job_queue fifo_;
     core_latch terminate_;
     void* current_fiber_ = nullptr;
+    std::size_t nested_jobs_ = 0; // jobs running inside execute() on this worker
     alignas(cache_line_size) worker_counters counters_;
 };
 
@@ -459,11 +477,14 @@ public:
             inject(job);
     }
 
-    // One job into each worker's private broadcast queue.
-    void inject_broadcast(job_ref const* jobs)
+    // One job into each worker's private broadcast queue: node_of(i) is
+    // worker i's. Cannot fail (broadcast_queue.hpp), so a broadcast reaches
+    // every worker or, if it failed to allocate its nodes, none.
+    template <class NodeOf>
+    void inject_broadcast(NodeOf node_of) noexcept
     {
         for (std::size_t i = 0; i < num_threads_; ++i)
-            workers_[i]->broadcasts().push(jobs[i]);
+            workers_[i]->broadcasts().push(node_of(i));
         broadcast_jobs_.fetch_add(num_threads_, std::memory_order_relaxed);
         for (std::size_t i = 0; i < num_threads_; ++i)
             notify_worker(i);

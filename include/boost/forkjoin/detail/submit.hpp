@@ -63,6 +63,47 @@ std::invoke_result_t<F> install(registry_base& registry, F&& f)
     return unwrap_value(job.take_result());
 }
 
+// One unit of a registry's activity count, taken for a job about to be
+// queued. The job owns it once it is queued (it releases it when it has
+// run); if queueing fails, the claim is released here, so that a failed
+// submission leaves no count behind for the pool's destructor to wait on.
+class activity_claim {
+public:
+    explicit activity_claim(registry_base& registry) : registry_(&registry) { registry.acquire_activity(); }
+    activity_claim(activity_claim const&) = delete;
+    activity_claim& operator=(activity_claim const&) = delete;
+    ~activity_claim()
+    {
+        if (registry_ != nullptr)
+            registry_->release_activity();
+    }
+
+    // The job is queued and will release the count itself.
+    void hand_to_job() noexcept { registry_ = nullptr; }
+
+private:
+    registry_base* registry_;
+};
+
+// The completion signal of a job that holds a unit of activity.
+struct release_activity_of {
+    registry_base* registry;
+    void operator()() const noexcept { registry->release_activity(); }
+};
+
+// Queues a job where the calling thread's spawns go: a worker of `registry`
+// pushes on its own deque (through its FIFO if `fifo`), any other thread
+// injects. Strong guarantee: if it throws (std::bad_alloc), nothing was
+// queued.
+inline void push_spawned(registry_base& registry, job_ref job, bool fifo)
+{
+    worker_thread* const worker = current_worker;
+    if (fifo && registry.owns(worker))
+        worker->push_fifo(job);
+    else
+        registry.push_or_inject(job, worker); // the injector is FIFO already
+}
+
 // Fire and forget. The job holds an activity count, so the pool outlives it.
 template <class F>
 void spawn(registry_base& registry, F&& f, bool fifo)
@@ -73,21 +114,13 @@ void spawn(registry_base& registry, F&& f, bool fifo)
         } catch (...) {
             registry.handle_panic(std::current_exception());
         }
-        registry.release_activity();
     };
-    registry.acquire_activity(); // throws pool_terminated
-    job_ref job;
-    try {
-        job = heap_job<decltype(body)>::make(std::move(body));
-    } catch (...) {
-        registry.release_activity();
-        throw;
-    }
-    worker_thread* const worker = current_worker;
-    if (fifo && registry.owns(worker))
-        worker->push_fifo(job);
-    else
-        registry.push_or_inject(job, worker); // the injector is FIFO already
+    activity_claim activity(registry); // throws pool_terminated
+    auto job = std::make_unique<heap_job<decltype(body), release_activity_of>>(std::move(body),
+                                                                               release_activity_of{&registry});
+    push_spawned(registry, job->as_job_ref(), fifo);
+    job.release(); // queued: it frees itself and releases the count after running
+    activity.hand_to_job();
 }
 
 } // namespace boost::forkjoin::detail

@@ -1,0 +1,62 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_DETAIL_JOIN_HPP
+#define BOOST_FORKJOIN_DETAIL_JOIN_HPP
+
+// The body of join on a worker: b is pushed on the worker's deque as a job on
+// this stack frame, a runs here, then b is popped back and run here too,
+// unless a thief took it meanwhile, in which case the worker runs other jobs
+// until b's latch is set. No allocation, no lock, and no call into the sleep
+// policy unless its push_filter asks for one.
+//
+// Apart from join.hpp so that basic_thread_pool::join can use it without the
+// global pool.
+
+#include <boost/forkjoin/detail/job.hpp>
+#include <boost/forkjoin/detail/registry_base.hpp>
+#include <boost/forkjoin/detail/spin_latch.hpp>
+
+#include <optional>
+#include <utility>
+
+namespace boost::forkjoin::detail {
+
+template <class A, class B>
+std::pair<invoke_value_t<A>, invoke_value_t<B>> join_on_worker(worker_thread& worker, A&& a, B&& b)
+{
+    stack_job<B, spin_latch> job_b(b, worker);
+    job_ref const b_ref = job_b.as_job_ref();
+    worker.push(b_ref);
+
+    auto result_a = [&] {
+        try {
+            return invoke_to_value(std::forward<A>(a));
+        } catch (...) {
+            // b may sit in our deque or run elsewhere; it references this
+            // frame, so let it finish before the exception unwinds us.
+            worker.wait_until(job_b.latch().core());
+            throw;
+        }
+    }();
+
+    // Usually b is still on top of our deque: pop it and run it here.
+    do {
+        std::optional<job_ref> const job = worker.take_local_job();
+        if (!job) {
+            // b was stolen: keep busy until its thief sets the latch.
+            worker.wait_until(job_b.latch().core());
+            break;
+        }
+        if (*job == b_ref)
+            return {std::move(result_a), job_b.run_inline()};
+        // Something a pushed and left behind (a spawn), or with breadth_first
+        // an older job: run it, b is still queued.
+        worker.execute(*job);
+    } while (!job_b.latch().probe());
+    return {std::move(result_a), job_b.take_result()};
+}
+
+} // namespace boost::forkjoin::detail
+
+#endif // BOOST_FORKJOIN_DETAIL_JOIN_HPP
