@@ -286,6 +286,7 @@ private:
                 self->finish();
                 return;
             }
+            std::exception_ptr no_stack; // no memory, or no guard page
             try {
                 self->fiber_ = boost::context::fiber(std::allocator_arg,
                                                      cached_stack_allocator{self->stack_size_, self->guard_pages_},
@@ -295,8 +296,15 @@ private:
                                                          self->finished_ = true;
                                                          return std::move(self->caller_);
                                                      });
-            } catch (...) { // no stack: no memory, or no guard page
-                self->skip_body(std::current_exception());
+            } catch (...) {
+                no_stack = std::current_exception();
+            }
+            // Published outside the handler: once the future's reader has
+            // the exception, this thread holds no reference to it (the
+            // handler's end would drop one, with atomics ThreadSanitizer
+            // does not see).
+            if (no_stack) {
+                self->skip_body(std::move(no_stack));
                 self->finish();
                 return;
             }

@@ -113,11 +113,16 @@ class result_state : public shared_state_base {
 public:
     using value_type = value_or_monostate<T>;
 
-    // Precondition: ready(). Rethrows a stored exception.
+    // Precondition: ready(). Moves the value out, or rethrows the stored
+    // exception, taking it out too: the state holds nothing afterwards, so
+    // the exception object dies with the caller's last copy, on the
+    // caller's thread, and not with the state on whatever thread drops the
+    // state's last reference (libstdc++ counts exception_ptr references with
+    // atomics ThreadSanitizer does not see, and would report that free).
     value_type take()
     {
         if (error_)
-            std::rethrow_exception(error_);
+            std::rethrow_exception(std::exchange(error_, nullptr));
         return std::move(*value_);
     }
 
