@@ -15,8 +15,8 @@
 // pool.spawn_future(f) and scope.spawn_future(f) start f on a fiber of a pool
 // worker and return a future<T>. A fiber that waits for a future (await, get,
 // wait) parks: its stack is put aside, the worker runs other jobs, and the
-// completion of what it waits for unparks it, as a job, on any worker of its
-// pool. promise<T> makes a future that any thread completes (an I/O thread, a
+// completion of what it waits for unparks it, as a job, on the worker it
+// parked on (its home, below). promise<T> makes a future that any thread completes (an I/O thread, a
 // timer). See doc/futures.adoc for the model, the state machine and the
 // lifetime rules.
 //
