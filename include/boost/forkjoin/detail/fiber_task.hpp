@@ -174,19 +174,9 @@ public:
         }
     }
 
-    // On the fiber: switch to the worker, which runs `job` on its own stack
-    // (in run() below) and resumes us. The state stays EXECUTING: to the
-    // rest of the world the task is running. An unpark meanwhile moves it
-    // to EXECUTING_UNPARKED, which the next park turns into a rerun.
-    void run_on_worker_stack(job_ref job) noexcept override
-    {
-        excursion_ = job;
-        caller_ = std::move(caller_).resume();
-    }
-
 protected:
     fiber_task_base(shared_state_base& self, registry_base& registry, count_latch* scope_latch) noexcept
-        : self_(self), registry_(&registry), scope_latch_(scope_latch),
+        : running_fiber(&switch_to_worker), self_(self), registry_(&registry), scope_latch_(scope_latch),
           stack_size_(registry.options().fiber_stack_size), guard_pages_(registry.options().fiber_guard_pages)
     {
     }
@@ -241,6 +231,18 @@ private:
     // On the fiber: back to the worker that resumed us. We return once our
     // home runs our job again.
     void park() noexcept { caller_ = std::move(caller_).resume(); }
+
+    // running_fiber's entry, on the fiber: switch to the worker, which runs
+    // `job` on its own stack (in run() below) and resumes us. The state
+    // stays EXECUTING: to the rest of the world the task is running. An
+    // unpark meanwhile moves it to EXECUTING_UNPARKED, which the next park
+    // turns into a rerun.
+    static void switch_to_worker(running_fiber& fiber, job_ref job) noexcept
+    {
+        auto& self = static_cast<fiber_task_base&>(fiber);
+        self.excursion_ = job;
+        self.caller_ = std::move(self.caller_).resume();
+    }
 
     // After PARKED -> UNPARKED: our job into the home's resume queue (no
     // allocation: the node is ours), and a notification unless the home is

@@ -25,11 +25,23 @@ class running_fiber {
 public:
     // Called on the fiber: runs `job` on the stack of the worker running
     // this fiber, then returns here, on the same worker.
-    virtual void run_on_worker_stack(job_ref job) noexcept = 0;
+    void run_on_worker_stack(job_ref job) noexcept { switch_to_worker_(*this, job); }
 
 protected:
-    running_fiber() = default;
+    // A function pointer rather than a virtual function: worker_thread calls
+    // this in every program, and GCC would devirtualize the call
+    // speculatively to the one override it knows, pulling the fiber code,
+    // and a link dependency on Boost.Context, into programs that never start
+    // a fiber.
+    using switch_to_worker_fn = void (*)(running_fiber& self, job_ref job) noexcept;
+
+    explicit running_fiber(switch_to_worker_fn switch_to_worker) noexcept : switch_to_worker_(switch_to_worker) {}
+    running_fiber(running_fiber const&) = delete;
+    running_fiber& operator=(running_fiber const&) = delete;
     ~running_fiber() = default;
+
+private:
+    switch_to_worker_fn const switch_to_worker_;
 };
 
 } // namespace boost::forkjoin::detail
