@@ -3,40 +3,25 @@
 // (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
 
 // A fiber in the pool awaits a Boost.Asio steady_timer that completes on an
-// io_context thread. While the fiber is parked its worker runs other jobs;
-// the timer's handler, on the I/O thread, fulfils a promise, which unparks
-// the fiber back into the pool.
+// io_context thread. The timer is started with the use_future completion
+// token, so async_wait returns a boost::forkjoin::future<void>: the fiber
+// parks on it, its worker runs other jobs meanwhile, and the timer's
+// completion on the I/O thread unparks the fiber back into the pool.
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/forkjoin.hpp>
+#include <boost/forkjoin/asio.hpp>
 
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <memory>
 #include <thread>
 #include <tuple>
 
 namespace asio = boost::asio;
 namespace fj = boost::forkjoin;
 using namespace std::chrono_literals;
-
-// A future that becomes ready when a timer on `io` expires. The handler runs
-// on the io_context's thread; set_value is callable from any thread.
-fj::future<void> sleep_for(asio::io_context& io, std::chrono::steady_clock::duration d)
-{
-    auto timer = std::make_shared<asio::steady_timer>(io, d);
-    auto done = std::make_shared<fj::promise<void>>();
-    fj::future<void> result = done->get_future();
-    timer->async_wait([timer, done](boost::system::error_code const& ec) {
-        if (ec)
-            done->set_exception(std::make_exception_ptr(boost::system::system_error(ec)));
-        else
-            done->set_value();
-    });
-    return result;
-}
 
 int main()
 {
@@ -52,7 +37,8 @@ int main()
         auto const start = std::chrono::steady_clock::now();
         auto waited = pool.spawn_future([&] {
             auto const before = std::this_thread::get_id();
-            fj::await(sleep_for(io, 50ms)); // the fiber parks here
+            asio::steady_timer timer(io, 50ms);
+            fj::await(timer.async_wait(fj::use_future)); // the fiber parks here
             auto const elapsed = std::chrono::steady_clock::now() - start;
             // Still on a pool worker (the only one), but the thread_local
             // world may have changed: re-read, never cache, across an await.
@@ -71,6 +57,24 @@ int main()
                     "%d other jobs ran on that worker meanwhile\n",
                     static_cast<long long>(ms), same_thread ? "yes" : "no", ran_meanwhile);
         if (ms < 50 || ran_meanwhile != 100)
+            status = 1;
+
+        // An error code becomes an exception: a timer cancelled while the
+        // fiber waits completes with operation_aborted.
+        auto cancelled = pool.spawn_future([&] {
+            asio::steady_timer timer(io, 1h);
+            auto expiry = timer.async_wait(fj::use_future);
+            asio::post(io, [&timer] { timer.cancel(); }); // the timer belongs to the I/O thread
+            try {
+                fj::await(expiry);
+            } catch (boost::system::system_error const& e) {
+                return e.code() == asio::error::operation_aborted;
+            }
+            return false;
+        });
+        bool const aborted = cancelled.get();
+        std::printf("a cancelled timer: the await threw operation_aborted: %s\n", aborted ? "yes" : "no");
+        if (!aborted)
             status = 1;
     }
     work.reset();

@@ -149,7 +149,10 @@ public:
 
     using pool_type = boost::forkjoin::basic_thread_pool<Policy>;
 
-    explicit forkjoin_executor(std::size_t threads) : pool_(options(threads)) {}
+    // A pool of its own.
+    explicit forkjoin_executor(std::size_t threads) : own_(std::in_place, options(threads)), pool_(*own_) {}
+    // A pool it is given: the one compare_policies built for a repetition.
+    explicit forkjoin_executor(pool_type& pool) noexcept : pool_(pool) {}
 
     template <class F>
     decltype(auto) install(F&& f)
@@ -187,7 +190,8 @@ private:
         return o;
     }
 
-    pool_type pool_;
+    std::optional<pool_type> own_;
+    pool_type& pool_;
 };
 
 // ---------------------------------------------------------------------------

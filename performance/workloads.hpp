@@ -40,6 +40,7 @@
 #include <string_view>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -646,9 +647,97 @@ struct spawn_future_kernel {
     }
 };
 
+// ---------------------------------------------------------------------------
+// fence-modes: the deques' two fence modes (pool_options::fences) on
+// steal-heavy work. Boost.ForkJoin only. Each repetition builds two pools of
+// the executor's size, one asymmetric and one symmetric, and runs the same
+// increment-all passes and the same quicksort on each, alternating which
+// goes first. The executor's own pool stays idle meanwhile (asleep under jec
+// and legacy); a spin pool would compete for the cores, so that row skips.
+// ---------------------------------------------------------------------------
+
+struct fence_modes_kernel {
+    static constexpr std::string_view name = "fence-modes";
+
+    template <class Ex>
+    static void run(Ex& ex, run_context const& ctx)
+    {
+        if constexpr (!Ex::has_fibers) {
+            skip("Boost.ForkJoin only: the fence mode is a pool option of the library");
+        } else if constexpr (std::is_same_v<typename Ex::pool_type::sleep_policy_type, boost::forkjoin::sleep::spin>) {
+            skip("the executor's own spin pool would compete with the two measured pools; see the jec/legacy rows");
+        } else {
+            using pool_type = typename Ex::pool_type;
+            std::size_t const threads = ex.pool().num_threads();
+            auto const len = ctx.args.get("len");
+            auto const grain = ctx.args.get("grain");
+            auto const passes = ctx.args.get("passes");
+            auto const sort_len = ctx.args.get("sort_len");
+            auto const cutoff = ctx.args.get("cutoff");
+            splitmix64 rng(7);
+            std::vector<std::uint32_t> input(sort_len);
+            for (auto& x : input)
+                x = rng.next_u32();
+
+            struct measure {
+                std::uint64_t inc_ns = 0, sort_ns = 0, steals = 0;
+                bool asymmetric = false;
+            };
+            auto measure_mode = [&](boost::forkjoin::fence_mode mode) {
+                boost::forkjoin::pool_options o;
+                o.num_threads = threads;
+                o.fences = mode;
+                pool_type pool(o);
+                pool.install([] {}); // every worker has started
+                // ex.join is boost::forkjoin::join, which inside
+                // pool.install() forks into `pool`, not into ex's own pool.
+                std::vector<std::uint64_t> v(len, 0);
+                auto const steals0 = pool.stats().steals;
+                stopwatch inc;
+                for (std::uint64_t p = 0; p < passes; ++p)
+                    pool.install([&] { increment_all(ex, std::span(v), grain); });
+                auto const inc_ns = inc.stop().wall_ns;
+                auto const inc_steals = pool.stats().steals - steals0;
+                for (auto x : v)
+                    if (x != passes)
+                        throw std::logic_error("fence-modes: increment-all: wrong result");
+                std::vector<std::uint32_t> w = input;
+                stopwatch sort;
+                pool.install([&] { quick_sort(ex, std::span(w), cutoff); });
+                auto const sort_ns = sort.stop().wall_ns;
+                if (!std::is_sorted(w.begin(), w.end()))
+                    throw std::logic_error("fence-modes: quicksort: not sorted");
+                return measure{inc_ns / passes, sort_ns, inc_steals,
+                               pool.fences() == boost::forkjoin::fence_mode::asymmetric};
+            };
+
+            int round = 0;
+            repeat(ctx, [&] {
+                stopwatch sw;
+                measure a, s;
+                if (round++ % 2 == 0) {
+                    a = measure_mode(boost::forkjoin::fence_mode::asymmetric);
+                    s = measure_mode(boost::forkjoin::fence_mode::symmetric);
+                } else {
+                    s = measure_mode(boost::forkjoin::fence_mode::symmetric);
+                    a = measure_mode(boost::forkjoin::fence_mode::asymmetric);
+                }
+                auto e = sw.stop();
+                return fmt::format("wall_ns={} cpu_ns={} inc_asym_ns={} inc_sym_ns={} sort_asym_ns={} sort_sym_ns={} "
+                                   "inc_sym_per_asym={:.4f} sort_sym_per_asym={:.4f} steals_asym={} steals_sym={} "
+                                   "passes={} asymmetric_available={}",
+                                   e.wall_ns, e.cpu_ns, a.inc_ns, s.inc_ns, a.sort_ns, s.sort_ns,
+                                   double(s.inc_ns) / double(a.inc_ns), double(s.sort_ns) / double(a.sort_ns),
+                                   a.steals, s.steals, passes, a.asymmetric ? 1 : 0);
+            });
+        }
+    }
+};
+
 // Every kernel the C++ child can run, looked up by name.
 using kernels = std::tuple<fib_kernel, increment_all_kernel, nbody_kernel, quicksort_kernel, noop_spawn_kernel,
-                           idle_kernel, wake_latency_kernel, wakeups_kernel, park_unpark_kernel, spawn_future_kernel>;
+                           idle_kernel, wake_latency_kernel, wakeups_kernel, park_unpark_kernel, spawn_future_kernel,
+                           fence_modes_kernel>;
 
 // Runs kernel `name` on `ex`; false when there is no such kernel.
 template <class Ex>
@@ -803,6 +892,22 @@ inline std::vector<workload> const& registry()
          {{"tasks", "20000"}, {"inner", "3"}},
          "20,000 tasks, best of 3, instead of 100,000, best of 5",
          5, 3, 1, true},
+        // The deques' fence modes (see README.md): Boost.ForkJoin only.
+        {"fence-modes", "fence-modes",
+         "increment-all and quicksort on an asymmetric-fence pool and a symmetric one: symmetric time / asymmetric "
+         "(> 1: asymmetric is faster)",
+         {"inc_sym_per_asym", "", 1.0, "inc sym/asym", 3},
+         {{"sort_sym_per_asym", "", 1.0, "sort sym/asym", 3},
+          {"inc_asym_ns", "", 1e-3, "inc asym us/pass", 2},
+          {"inc_sym_ns", "", 1e-3, "inc sym us/pass", 2},
+          {"sort_asym_ns", "", 1e-6, "sort asym ms", 1},
+          {"sort_sym_ns", "", 1e-6, "sort sym ms", 1},
+          {"steals_asym", "passes", 1.0, "steals/pass asym", 1}},
+         false,
+         {{"len", "102400"}, {"grain", "1024"}, {"passes", "1000"}, {"sort_len", "10000000"}, {"cutoff", "5120"}},
+         {{"len", "102400"}, {"grain", "1024"}, {"passes", "50"}, {"sort_len", "1000000"}, {"cutoff", "5120"}},
+         "50 passes and 1M integers instead of 1000 and 10M, one repetition",
+         5, 1, 0, true},
     };
     return rows;
 }

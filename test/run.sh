@@ -21,6 +21,15 @@ mkdir -p "$log_dir"
 
 wanted() { [[ -z "${FORKJOIN_TEST_FILTER:-}" || "$1" =~ $FORKJOIN_TEST_FILTER ]]; }
 
+# What a failed Boost.Test program said: its error lines with the output just
+# before each (a child process's report, a message), then the log's tail.
+show_failure() {
+    local log=$1
+    grep -n -B6 -E 'error: in|fatal error|exception|Assertion|runtime error|SUMMARY:' "$log" | head -n 80
+    echo "--- tail of $log"
+    tail -n 20 "$log"
+}
+
 # A Boost.Test program: count its test cases from the short report. A crash
 # or a time-out counts every case it would have run as failed, at least one.
 run_boost_test() {
@@ -41,7 +50,7 @@ run_boost_test() {
     passed=$((passed + ok))
     failed=$((failed + bad))
     printf '%-28s %4d passed %4d failed  %4ds\n' "$name" "$ok" "$bad" $((SECONDS - start))
-    if ((bad > 0)); then tail -n 40 "$log"; fi
+    if ((bad > 0)); then show_failure "$log"; fi
 }
 
 # Any other check: one case, passed if the command exits 0.
@@ -84,9 +93,9 @@ fi
 # The core's Boost.Test programs also run under TSan and ASan+UBSan, and so
 # does the future test, on Boost.Context's ucontext back end (the one that
 # tells the sanitizers about fiber switches; see doc/futures.adoc).
-sanitized_tests=(deque join scope spawn install broadcast pool sleep future_ucontext)
+sanitized_tests=(deque join scope spawn install broadcast pool sleep fence lifecycle future_ucontext)
 
-for t in deque join scope spawn install broadcast pool future; do
+for t in deque join scope spawn install broadcast pool fence lifecycle future asio policy_benchmark; do
     run_boost_test "$t" "build/test/${t}_test" 600
 done
 run_boost_test sleep build/test/sleep_test 900
@@ -106,9 +115,10 @@ if wanted 'clang'; then
     fi
 fi
 
-for e in quick_start custom_sleep_policy asio_timer; do
+for e in quick_start custom_sleep_policy asio_timer asio_server; do
     run_check "example_$e" "build/example/$e"
 done
+run_check example_policy_bakeoff build/example/policy_bakeoff --repetitions 1
 
 # The CMake package: install to a temporary prefix and build example/ as a
 # separate consumer project with find_package(boost_forkjoin).
@@ -157,6 +167,11 @@ run_check fuzz fuzz
 # The benchmark's smoke test: every workload on every implementation at
 # reduced sizes; it fails if any run crashes, hangs or computes a wrong result.
 run_check benchmark_quick performance/run.sh --quick
+
+# The documentation renders to HTML without a warning (bad markup, duplicate
+# ids) and, with -v, without a broken cross-reference, which asciidoctor
+# reports one level lower (INFO "possible invalid reference").
+run_check docs asciidoctor --failure-level=INFO -v -o build/doc/index.html doc/index.adoc
 
 [ -x test/model/check.sh ] && run_counted_check spin_models test/model/check.sh
 [ -x test/litmus/run.sh ] && run_counted_check fence_litmus test/litmus/run.sh

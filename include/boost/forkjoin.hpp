@@ -16,6 +16,7 @@
 #include <boost/forkjoin/future.hpp>
 #include <boost/forkjoin/global_pool.hpp>
 #include <boost/forkjoin/join.hpp>
+#include <boost/forkjoin/policy_benchmark.hpp>
 #include <boost/forkjoin/pool_options.hpp>
 #include <boost/forkjoin/pool_stats.hpp>
 #include <boost/forkjoin/scope.hpp>
@@ -24,6 +25,7 @@
 #include <boost/forkjoin/sleep/spin.hpp>
 #include <boost/forkjoin/sleep_policy.hpp>
 #include <boost/forkjoin/spawn.hpp>
+#include <boost/forkjoin/thread_builder.hpp>
 #include <boost/forkjoin/thread_pool.hpp>
 
 #endif // BOOST_FORKJOIN_HPP

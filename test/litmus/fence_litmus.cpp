@@ -3,7 +3,7 @@
 // std::atomic + std::thread, no library dependency.
 //
 //   g++ -std=c++20 -O2 -pthread fence_litmus.cpp -o fence_litmus
-//   ./fence_litmus [--iterations N] [--no-pin]
+//   ./fence_litmus [--iterations N] [--membarrier-iterations N] [--no-pin]
 //
 // Default: 2,000,000 iterations per variant, 5 variants: ~1.5 s on an idle
 // 2-core x86 VM, ~16 s when other jobs load it.  The two threads are pinned
@@ -21,6 +21,19 @@
 //   sleeper:   get_sleepy (CAS on S)   ; probe latch (load L)
 //   forbidden: tickle sees nobody sleepy AND the sleepy worker sees the latch
 //              unset (= it may go to sleep on a set latch, nobody wakes it).
+//
+// Pair (c), the deque's fence pair in its simplest form, and pair (d), its
+// real shape: pop() against steal() on a two-element deque, where the
+// hazard needs a third party's CAS (three threads: owner, two thieves; on a
+// machine with two CPUs, one thief that steals twice).
+//   owner:     store bottom; light fence; load top; take element 1
+//   thief 1:   load top; heavy fence; load bottom; CAS top 0 -> 1
+//   thief 2:   load top (= 1); heavy fence; load bottom; CAS top 1 -> 2
+//   forbidden: element 1 taken by the owner and by thief 2.
+// REAL variants: the library's asymmetric pair (compiler barrier |
+// membarrier) and the symmetric one (seq-cst fences); WEAK: compiler
+// barriers only, and a seq-cst fence on the thieves' side only (what a
+// failed membarrier leaves if the thief goes on).
 //
 // Each pair runs a WEAK variant (release/acquire only, no fence) and the REAL
 // variant (seq-cst fences / seq-cst operations, as the protocols require).
@@ -167,6 +180,10 @@ struct LatchReal {
 
 struct Options {
     std::uint64_t iterations = 2'000'000;
+    // The variants that call membarrier(2) (c REAL, d REAL asymmetric): a
+    // system call and an IPI per iteration, microseconds each and far more
+    // on a loaded VM, where 2,000,000 of them took minutes.
+    std::uint64_t membarrier_iterations = 250'000;
     bool pin = true;
 };
 
@@ -225,10 +242,213 @@ struct DequeReal {
     }
     static std::uint32_t t1(Cell& b, Cell& t) {
         t.v.store(1, rlx);
-        boost::forkjoin::detail::heavy_fence(boost::forkjoin::detail::asymmetric_fences_available());
+        if (!boost::forkjoin::detail::asymmetric_fences_available() || !boost::forkjoin::detail::heavy_fence())
+            std::atomic_thread_fence(sc);  // the symmetric pair
         return b.v.load(rlx);
     }
 };
+
+// ---- pair (d): the deque's real shape. pop() against steal(), where the
+// hazard needs a third party: the owner reads `top` before thief 1's CAS
+// advances it, thief 2 reads `top` after that CAS but `bottom` before the
+// owner's store is visible, and both take element 1. Two elements (top 0,
+// bottom 2) at the start of every iteration. The functions follow
+// chase_lev_deque::pop and ::steal line by line; only the fences vary.
+struct SlotCell {
+    alignas(64) std::atomic<std::int64_t> top{0};
+    alignas(64) std::atomic<std::int64_t> bottom{2};
+};
+
+constexpr std::uint8_t kNone = 255;
+
+template <class Fences>
+struct StealShape {
+    // chase_lev_deque::pop(): returns the element taken, or kNone.
+    static std::uint8_t pop(SlotCell& c) {
+        std::int64_t const b = c.bottom.load(rlx) - 1;
+        c.bottom.store(b, rlx);
+        Fences::light();
+        std::int64_t t = c.top.load(acq);
+        if (t > b) {
+            c.bottom.store(b + 1, rlx);
+            return kNone;
+        }
+        if (t == b) {
+            bool const won = c.top.compare_exchange_strong(t, t + 1, sc, rlx);
+            c.bottom.store(b + 1, rlx);
+            return won ? static_cast<std::uint8_t>(b) : kNone;
+        }
+        return static_cast<std::uint8_t>(b);
+    }
+    // chase_lev_deque::steal(): returns the element taken, or kNone.
+    static std::uint8_t steal(SlotCell& c) {
+        std::int64_t t = c.top.load(acq);
+        if (t >= c.bottom.load(rlx)) return kNone;
+        if (!Fences::heavy()) return kNone;  // a failed barrier: give up, as the deque does
+        std::int64_t const b = c.bottom.load(acq);
+        if (t >= b) return kNone;
+        if (!c.top.compare_exchange_strong(t, t + 1, sc, rlx)) return kNone;
+        return static_cast<std::uint8_t>(t);
+    }
+};
+
+struct AsymmetricFences {  // the library's: compiler barrier | membarrier
+    static constexpr const char* name = "REAL asymmetric: compiler barrier | membarrier (the library's)";
+    static constexpr bool real = true;
+    static void light() { boost::forkjoin::detail::light_fence(true); }
+    static bool heavy() { return boost::forkjoin::detail::heavy_fence(); }
+};
+struct SymmetricFences {  // fence_mode::symmetric
+    static constexpr const char* name = "REAL symmetric: seq-cst fence | seq-cst fence";
+    static constexpr bool real = true;
+    static void light() { boost::forkjoin::detail::light_fence(false); }
+    static bool heavy() { std::atomic_thread_fence(sc); return true; }
+};
+struct NoFences {
+    static constexpr const char* name = "WEAK compiler barrier | compiler barrier";
+    static constexpr bool real = false;
+    static void light() { std::atomic_signal_fence(sc); }
+    static bool heavy() { std::atomic_signal_fence(sc); return true; }
+};
+struct ThiefOnlyFence {  // what a failed membarrier would leave if the thief went on with a fence of its own
+    static constexpr const char* name = "WEAK compiler barrier | seq-cst fence (membarrier failed, thief fenced alone)";
+    static constexpr bool real = false;
+    static void light() { std::atomic_signal_fence(sc); }
+    static bool heavy() { std::atomic_thread_fence(sc); return true; }
+};
+
+// N-thread spin barrier: round k completes when the counter reaches N*k.
+class BarrierN {
+    alignas(64) std::atomic<std::uint64_t> count_{0};
+    unsigned n_;
+
+public:
+    explicit BarrierN(unsigned n) : n_(n) {}
+    void wait(std::uint64_t& round) {
+        ++round;
+        count_.fetch_add(1, std::memory_order_acq_rel);
+        std::uint64_t const target = n_ * round;
+        unsigned spins = 0;
+        while (count_.load(std::memory_order_acquire) < target) {
+            if (++spins > 4000) {
+                std::this_thread::yield();
+                spins = 0;
+            }
+        }
+    }
+};
+
+int g_cpu3[3] = {-1, -1, -1};
+
+bool find_three_cpus() {
+#if defined(__linux__)
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0) return false;
+    int k = 0;
+    for (int c = 0; c < CPU_SETSIZE && k < 3; ++c)
+        if (CPU_ISSET(c, &set)) g_cpu3[k++] = c;
+    return k == 3;
+#else
+    return false;
+#endif
+}
+
+void pin_to_cpu(int cpu) {
+#if defined(__linux__)
+    if (cpu < 0) return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    (void)pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+#else
+    (void)cpu;
+#endif
+}
+
+struct StealResult {
+    std::uint64_t iterations = 0;
+    std::uint64_t twice = 0;       // forbidden: element 1 taken by the owner and by a thief
+    std::uint64_t interleaved = 0; // the owner took 1 while a thief took 0: the race was on
+    double seconds = 0;
+};
+
+// threads == 3: owner, thief 1, thief 2, each on its own CPU. threads == 2:
+// owner and one thief that steals twice in a row (its first CAS plays thief
+// 1's part), for machines with two CPUs.
+template <class Fences>
+StealResult run_steal(std::uint64_t iterations, unsigned threads, bool pin) {
+    using Shape = StealShape<Fences>;
+    auto cells = std::make_unique<SlotCell[]>(kSlots);
+    std::vector<std::uint8_t> r0(kSlots), r1(kSlots), r2(kSlots);
+    BarrierN bar(threads);
+    StealResult res;
+    std::uint64_t const batches = (iterations + kSlots - 1) / kSlots;
+    auto start = std::chrono::steady_clock::now();
+
+    auto thief = [&](unsigned which) {
+        if (pin) pin_to_cpu(threads == 3 ? g_cpu3[which] : g_cpu[1]);
+        std::uint64_t round = 0;
+        std::uint32_t seed = 0x9e3779b9u * (which + 1);
+        for (std::uint64_t b = 0; b < batches; ++b) {
+            bar.wait(round);
+            for (std::size_t i = 0; i < kSlots; ++i) {
+                unsigned d = next_rand(seed) % kJitter;
+                bar.wait(round);
+                burn(d);
+                if (threads == 2) {
+                    r1[i] = Shape::steal(cells[i]);
+                    r2[i] = Shape::steal(cells[i]);
+                } else {
+                    (which == 1 ? r1 : r2)[i] = Shape::steal(cells[i]);
+                }
+            }
+            bar.wait(round);
+        }
+    };
+    std::vector<std::thread> thieves;
+    for (unsigned w = 1; w < threads; ++w) thieves.emplace_back(thief, w);
+    if (pin) pin_to_cpu(threads == 3 ? g_cpu3[0] : g_cpu[0]);
+    std::uint64_t round = 0;
+    std::uint32_t seed = 0x2545f491u;
+    for (std::uint64_t b = 0; b < batches; ++b) {
+        for (std::size_t i = 0; i < kSlots; ++i) {
+            cells[i].top.store(0, rlx);
+            cells[i].bottom.store(2, rlx);
+            r1[i] = r2[i] = kNone;
+        }
+        bar.wait(round);
+        for (std::size_t i = 0; i < kSlots; ++i) {
+            unsigned d = next_rand(seed) % kJitter;
+            bar.wait(round);
+            burn(d);
+            r0[i] = Shape::pop(cells[i]);
+        }
+        bar.wait(round);
+        for (std::size_t i = 0; i < kSlots; ++i) {
+            ++res.iterations;
+            bool const thief_took_1 = r1[i] == 1 || r2[i] == 1;
+            if (r0[i] == 1 && thief_took_1) ++res.twice;
+            if (r0[i] == 1 && (r1[i] == 0 || r2[i] == 0)) ++res.interleaved;
+        }
+    }
+    for (auto& t : thieves) t.join();
+    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return res;
+}
+
+template <class Fences>
+bool report_steal(std::uint64_t iterations, unsigned threads, bool pin, bool& real_failed) {
+    StealResult r = run_steal<Fences>(iterations, threads, pin);
+    std::printf("d/steal %u threads %-78s taken-twice=%llu / %llu  [owner took 1 while a thief took 0: %llu]  %.2fs\n",
+                threads, Fences::name, (unsigned long long)r.twice, (unsigned long long)r.iterations,
+                (unsigned long long)r.interleaved, r.seconds);
+    if (Fences::real && r.twice != 0) {
+        std::printf("  ERROR: an element was taken twice with the library's fences\n");
+        real_failed = true;
+    }
+    return r.twice != 0;
+}
 
 struct Result {
     std::uint64_t forbidden = 0;
@@ -319,16 +539,19 @@ int main(int argc, char** argv) {
             opt.iterations = std::strtoull(argv[++i], nullptr, 10);
         } else if (a.rfind("--iterations=", 0) == 0) {
             opt.iterations = std::strtoull(a.c_str() + 13, nullptr, 10);
+        } else if (a == "--membarrier-iterations" && i + 1 < argc) {
+            opt.membarrier_iterations = std::strtoull(argv[++i], nullptr, 10);
         } else if (a == "--pin") {
             opt.pin = true;
         } else if (a == "--no-pin") {
             opt.pin = false;
         } else {
-            std::fprintf(stderr, "usage: %s [--iterations N] [--no-pin]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--iterations N] [--membarrier-iterations N] [--no-pin]\n", argv[0]);
             return 2;
         }
     }
     if (opt.iterations == 0) opt.iterations = 1;
+    if (opt.membarrier_iterations == 0) opt.membarrier_iterations = 1;
     unsigned hw = std::thread::hardware_concurrency();
     if (opt.pin) find_cpus();
     std::printf("fence_litmus: %llu iterations per variant, %u hardware threads, ",
@@ -348,15 +571,31 @@ int main(int argc, char** argv) {
     std::printf("pair c: membarrier %s\n", asymmetric ? "available: the REAL variant uses it"
                                                       : "NOT available: the REAL variant uses seq-cst fences");
     bool weak_c = report<DequeWeak>(opt, real_failed);
-    report<DequeReal>(opt, real_failed);
+    Options membarrier_opt = opt;
+    if (asymmetric) membarrier_opt.iterations = opt.membarrier_iterations;
+    report<DequeReal>(membarrier_opt, real_failed);
+
+    // Pair d, the steal shape: three threads where the machine has three
+    // CPUs, else the two-thread form (one thief stealing twice).
+    unsigned const steal_threads = opt.pin && find_three_cpus() ? 3 : (hw >= 3 && !opt.pin ? 3 : 2);
+    std::printf("pair d: %u threads%s\n", steal_threads,
+                steal_threads == 2 ? " (fewer than 3 CPUs: one thief steals twice, its first CAS in thief 1's part)" : "");
+    bool weak_d = report_steal<NoFences>(opt.iterations, steal_threads, opt.pin, real_failed);
+    bool weak_d_thief = report_steal<ThiefOnlyFence>(opt.iterations, steal_threads, opt.pin, real_failed);
+    if (asymmetric)
+        report_steal<AsymmetricFences>(opt.membarrier_iterations, steal_threads, opt.pin, real_failed);
+    else
+        std::printf("d/steal REAL asymmetric: skipped, membarrier unavailable\n");
+    report_steal<SymmetricFences>(opt.iterations, steal_threads, opt.pin, real_failed);
     double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    std::printf("weak variants showed the lost wake-up: pair a %s, pair b %s, pair c %s\n",
-                weak_a ? "YES" : "no", weak_b ? "YES" : "no", weak_c ? "YES" : "no");
+    std::printf("weak variants showed the forbidden outcome: pair a %s, pair b %s, pair c %s, pair d %s / %s\n",
+                weak_a ? "YES" : "no", weak_b ? "YES" : "no", weak_c ? "YES" : "no", weak_d ? "YES" : "no",
+                weak_d_thief ? "YES" : "no");
     std::printf("%s (%.1fs)\n", real_failed ? "FAIL: a REAL variant showed the forbidden outcome"
                                             : "PASS: the REAL variants never showed the forbidden outcome",
                 total);
     // One check per pair: its REAL variant never showed the forbidden outcome.
-    std::printf("%d passed, %d failed\n", real_failed ? 0 : 3, real_failed ? 1 : 0);
+    std::printf("%d passed, %d failed\n", real_failed ? 0 : 4, real_failed ? 1 : 0);
     return real_failed ? 1 : 0;
 }

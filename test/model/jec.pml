@@ -29,8 +29,8 @@
  * ---------------------------------------------------------------------------
  * Workload (2 workers, NINJ=2 injected jobs, one of which forks):
  *   - an external thread injects job 0 (JOINER) and job 1 (LEAF):
- *       queue_was_empty = injector empty; injected_count++; push;
- *       [seq-cst fence]; new_jobs(1, queue_was_empty)
+ *       queue_was_empty = (pending count was 0), in the same fetch_add that
+ *       increments it; push; [seq-cst fence]; new_jobs(1, queue_was_empty)
  *   - the JOINER, run by worker w, does join(a, b): pushes the CHILD b on w's
  *     deque and calls new_internal_jobs(1, queue_was_empty) (no fence), runs
  *     a (nothing), then pops b back or, if b was stolen, runs
@@ -305,7 +305,7 @@ do_sleep:
     /* sleep() */
     atomic { if :: lat[cur] == UNSET -> lat[cur] = SLEEPY; ok = 1 :: else -> ok = 0 fi };  /* get_sleepy */
     if
-    :: !ok -> goto inner                          /* latch was set: the probe will see it */
+    :: !ok -> rounds = 0; jc = DUMMY; gsnap = 0; goto inner   /* latch set: wake_fully, the probe sees it */
     :: else
     fi;
     atomic { mtx[me] == 0 -> mtx[me] = 1 };
@@ -334,7 +334,7 @@ do_sleep:
          * if some job was posted since (otherwise: a partial wake storm) */
         assert(g_posts != gsnap);
         rounds = S; jc = DUMMY; gsnap = 0;        /* wake_partly: re-announce */
-        atomic { if :: lat[cur] == SLEEPING -> lat[cur] = UNSET :: else fi };   /* latch.wake_up */
+        atomic { if :: lat[cur] == SLEEPY || lat[cur] == SLEEPING -> lat[cur] = UNSET :: else fi };   /* latch.wake_up */
         mtx[me] = 0;
         goto inner
     :: else
@@ -354,7 +354,7 @@ end_wait:
         atomic { !blocked[me] && mtx[me] == 0 -> mtx[me] = 1 }   /* woken, mutex re-acquired */
     fi;
     rounds = 0; jc = DUMMY; gsnap = 0;            /* wake_fully */
-    atomic { if :: lat[cur] == SLEEPING -> lat[cur] = UNSET :: else fi };   /* latch.wake_up */
+    atomic { if :: lat[cur] == SLEEPY || lat[cur] == SLEEPING -> lat[cur] = UNSET :: else fi };   /* latch.wake_up */
     mtx[me] = 0;
     goto inner;
 
@@ -410,8 +410,7 @@ active proctype injector()
     bit  r;
     do
     :: k < NINJ ->
-        qwe = (ih == it);            /* queue_was_empty */
-        inj_cnt++;                   /* before the push */
+        atomic { qwe = (inj_cnt == 0); inj_cnt++ };   /* pending_.fetch_add(1) == 0: queue_was_empty */
         it++;                        /* push */
         /* seq-cst fence: a no-op under SC */
         new_jobs(qwe, cs, ci, n, i, r);

@@ -77,9 +77,22 @@
  *                                    check (pan -l -f) catches it.  Masked by
  *                                    -DTICKLE_AFTER_EXECUTE.
  *
- * Liveness (check.sh, compiled with -DNP): under weak fairness there is no
- * cycle at all (there are no progress labels), i.e. every fair run ends with
- * all workers parked.
+ *   -DMUTANT_TICKLE_STORE            tickle() clears a sleepy-only word with a
+ *                                    plain store instead of a CAS: a worker
+ *                                    that fell asleep since the tickle's load
+ *                                    loses its bit0 and is never woken (seed:
+ *                                    "If there are sleepy workers, a swap is
+ *                                    needed").
+ *   -DMUTANT_TICKLE_CAS_FAIL_NO_WAKE tickle()'s CAS fails because the sleepy
+ *                                    worker fell asleep meanwhile, and the
+ *                                    tickle gives up instead of waking it
+ *                                    (seed: "If there workers *asleep*, we
+ *                                    must naturally acquire the lock and
+ *                                    signal the condition variable").
+ *   -DMUTANT_TICKLE_NOTIFY_WITHOUT_LOCK  wake_sleepers() swaps and notifies
+ *                                    without the mutex: the notify can fall
+ *                                    between a sleeper's CAS and its wait.
+ *
  * Liveness (check.sh, compiled with -DNP): under weak fairness there is no
  * cycle at all (there are no progress labels), i.e. every fair run ends with
  * all workers parked.
@@ -133,27 +146,78 @@ inline find_work(i)
     fi
 }
 
-/* tickle(): seq-cst load; if nonzero swap(AWAKE); if bit0 was set, lock +
- * notify_all. */
+/* tickle() and tickle_cold() of sleep/legacy.hpp, statement by statement:
+ *   seq-cst load of the word; if AWAKE, done;
+ *   while nobody is asleep (bit0 clear): CAS(seen -> AWAKE) without the
+ *     mutex; success: done; failure: look at the new value (AWAKE: done);
+ *   someone asleep: wake_sleepers(): lock; load bit0; swap(AWAKE); if bit0
+ *     notify_all; unlock.
+ * Variants (check.sh): -DTICKLE_LOCK_WHEN_SLEEPY (the earlier implementation:
+ * lock whenever the word is non-zero, then load + swap) and -DSEED_TICKLE
+ * (rayon's own: swap first, lock only if the old value had bit0) must hold;
+ * the MUTANT_TICKLE_* switches must be caught. */
+inline notify_all(t)
+{
+    atomic { t = 0; do :: t < NW -> waiting[t] = 0; t++ :: else -> break od }
+}
+
 inline tickle(t)
 {
-    t = state;
+    t = state;                                     /* seq-cst load */
+#if defined(TICKLE_LOCK_WHEN_SLEEPY)
     if
     :: t != AWAKE ->
-#ifdef MUTANT_TICKLE_NO_CLEAR_SLEEPY
-        atomic { t = state; state = t & 254 };   /* keeps the sleepy worker */
-#else
-        atomic { t = state; state = AWAKE };     /* swap */
-#endif
+        atomic { data_mtx == 0 -> data_mtx = 1 };
+        t = state & 1;                             /* relaxed load under the lock */
+        state = AWAKE;                             /* swap */
+        if :: t -> notify_all(t) :: else fi;
+        data_mtx = 0
+    :: else
+    fi;
+#elif defined(SEED_TICKLE)
+    if
+    :: t != AWAKE ->
+        atomic { t = state; state = AWAKE };       /* swap */
         if
         :: (t & 1) ->
             atomic { data_mtx == 0 -> data_mtx = 1 };
-            atomic { t = 0; do :: t < NW -> waiting[t] = 0; t++ :: else -> break od };   /* notify_all */
+            notify_all(t);
             data_mtx = 0
         :: else
         fi
     :: else
     fi;
+#else
+    do
+    :: t == AWAKE -> break
+    :: t != AWAKE && (t & 1) == 0 ->              /* only a sleepy worker */
+#if defined(MUTANT_TICKLE_NO_CLEAR_SLEEPY)
+        t = AWAKE                                  /* leaves the sleepy worker sleepy */
+#elif defined(MUTANT_TICKLE_STORE)
+        state = AWAKE; t = AWAKE                   /* plain store: may erase a new bit0 */
+#elif defined(MUTANT_TICKLE_CAS_FAIL_NO_WAKE)
+        atomic { if :: state == t -> state = AWAKE :: else fi }; t = AWAKE   /* gives up on failure */
+#else
+        atomic { if :: state == t -> state = AWAKE; t = AWAKE :: else -> t = state fi }   /* CAS */
+#endif
+    :: (t & 1) ->                                  /* wake_sleepers() */
+#if !defined(MUTANT_TICKLE_NOTIFY_WITHOUT_LOCK)
+        atomic { data_mtx == 0 -> data_mtx = 1 };
+#endif
+#if defined(MUTANT_TICKLE_NO_CLEAR_SLEEPY)
+        t = state & 1;
+        atomic { state = state & 254 };            /* keeps the sleepy worker */
+#else
+        t = state & 1;                             /* relaxed load under the lock */
+        state = AWAKE;                             /* swap */
+#endif
+        if :: t -> notify_all(t) :: else fi;
+#if !defined(MUTANT_TICKLE_NOTIFY_WITHOUT_LOCK)
+        data_mtx = 0;
+#endif
+        break
+    od;
+#endif
     t = 0
 }
 

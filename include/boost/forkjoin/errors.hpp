@@ -22,12 +22,16 @@ struct global_pool_already_initialized : std::logic_error {
     }
 };
 
-// Work was submitted to a pool that has finished terminating.
+// Work was submitted to a pool that accepts none any more: it has finished
+// terminating, it is the global pool after its exit handler ran, or it was
+// built before a fork() and this is the child process. The message says
+// which.
 struct pool_terminated : std::logic_error {
     pool_terminated()
         : std::logic_error("boost::forkjoin: the pool has terminated and accepts no more work")
     {
     }
+    explicit pool_terminated(char const* why) : std::logic_error(why) {}
 };
 
 // A future's task was cancelled (future::cancel, or the future was dropped

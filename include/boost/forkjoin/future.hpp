@@ -56,6 +56,8 @@ using future_value_t = std::invoke_result_t<std::decay_t<F>&>;
 
 template <class F>
 future<future_value_t<F>> spawn_future(registry_base& registry, F&& f, count_latch* scope_latch);
+
+struct future_access;
 } // namespace detail
 
 // The handle of a result that will be ready later: a spawned fiber task's, or
@@ -138,6 +140,7 @@ private:
                                                                   detail::count_latch*);
     template <class U>
     friend class promise;
+    friend struct detail::future_access;
 
     // Adopts one reference.
     explicit future(detail::result_state<T>* state) noexcept : state_(state) {}
@@ -256,6 +259,17 @@ T await(future<T>&& f)
 }
 
 namespace detail {
+
+// Lets an integration outside this header (asio.hpp's use_future) hand out
+// futures of a result state of its own.
+struct future_access {
+    // Adopts one reference.
+    template <class T>
+    static future<T> adopt(result_state<T>* state) noexcept
+    {
+        return future<T>(state);
+    }
+};
 
 // Starts f on a fiber of `registry`. The task holds an activity count until
 // it completes, so the pool's destructor waits for it. With a scope latch,

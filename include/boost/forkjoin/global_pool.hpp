@@ -8,47 +8,81 @@
 // pool. Built on first use with default options, or once by build_global.
 //
 // It is shut down at normal process exit (std::exit, or returning from
-// main) by an atexit handler, exactly like a destroyed pool: jobs spawned
-// into it run to completion, its workers are joined, its memory is freed.
-// Rayon instead leaves its global pool running while the process dies, which
-// silently drops spawned jobs that have not run yet. The handler is
-// registered when the pool is built, so objects with static storage built
-// before it are still alive while the last jobs run. If exit is called from
-// one of the pool's own workers, the pool cannot wait for itself and is left
-// to the OS.
+// main) by an atexit handler, as a destroyed pool is: jobs spawned into it,
+// and the installs, joins and scopes that threads outside every pool still
+// have in flight, run to completion; then its workers leave. Rayon instead
+// leaves its global pool running while the process dies, which silently
+// drops spawned jobs that have not run yet. The handler is registered when
+// the pool is built, so objects with static storage built before it are
+// still alive while the last jobs run.
+//
+// After that handler, the pool is kept, not freed: code that runs later in
+// the exit (an atexit handler registered earlier, a static destructor, a
+// detached thread) may still hold a reference to it or call a free
+// function, and gets pool_terminated ("shut down at exit") instead of a
+// dangling reference, a silently dropped job, or a second global pool that
+// nobody would shut down.
+//
+// If exit is called from one of the pool's own workers, the pool cannot
+// wait for itself and is left to the OS. In a process forked after the pool
+// was built, the pool is unusable (pool_terminated) and its exit handler
+// does nothing (registry_base::shut_down).
 
 #include <boost/forkjoin/errors.hpp>
 #include <boost/forkjoin/pool_options.hpp>
 #include <boost/forkjoin/thread_pool.hpp>
 
+#include <pthread.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
+#include <new>
+#include <stdexcept>
 
 namespace boost::forkjoin {
 
 namespace detail {
-inline std::mutex global_pool_mutex;
-inline std::atomic<thread_pool*> global_pool_instance{nullptr};
+inline constinit std::mutex global_pool_mutex;
+inline constinit std::atomic<thread_pool*> global_pool_instance{nullptr};
 
-inline void destroy_global_pool() noexcept
+inline void shut_down_global_pool() noexcept
 {
-    // Exchange, so that the pool is deleted once even if exit handlers race;
-    // acquire pairs with create_global_pool's release store (we delete a
-    // fully built pool), release publishes the null to later readers.
-    thread_pool* const pool = global_pool_instance.exchange(nullptr, std::memory_order_acq_rel);
-    if (pool == nullptr)
+    // Exchange, so that the pool is shut down once even if exit handlers
+    // race. Acquire: we see the pool fully built (create_global_pool's
+    // release store).
+    static constinit std::atomic<bool> done{false};
+    thread_pool* const pool = global_pool_instance.load(std::memory_order_acquire);
+    if (pool == nullptr || done.exchange(true, std::memory_order_relaxed))
         return;
     if (pool->registry().owns(current_worker))
-        return; // exit called on one of its workers: it cannot join itself
-    delete pool;
+        return; // exit called on one of its workers: it cannot wait for itself
+    pool->registry().shut_down_at_exit();
+}
+
+// A fork() while another thread holds global_pool_mutex (building the
+// global pool) would leave the child's copy locked forever. In the child,
+// where that thread does not exist, make it a fresh mutex; the pool it was
+// building never gets published there.
+inline void reset_global_pool_mutex_in_child() noexcept { new (&global_pool_mutex) std::mutex; }
+
+inline void watch_global_pool_mutex_for_fork() noexcept
+{
+    // See watch_for_fork (registry_base.hpp) for why not a static local.
+    static constinit std::atomic<bool> registered{false};
+    if (!registered.exchange(true, std::memory_order_relaxed))
+        pthread_atfork(nullptr, nullptr, &reset_global_pool_mutex_in_child);
 }
 
 // Precondition: global_pool_mutex is held and there is no global pool.
 inline thread_pool& create_global_pool(pool_options options)
 {
+    if (options.use_current_thread)
+        throw std::invalid_argument("boost::forkjoin::build_global: use_current_thread is not supported for the "
+                                    "global pool: its exit handler could not wait for a worker that is the "
+                                    "thread running exit");
     auto* pool = new thread_pool(std::move(options));
-    static bool const registered = std::atexit(&destroy_global_pool) == 0;
+    static bool const registered = std::atexit(&shut_down_global_pool) == 0;
     (void)registered; // if registration fails the pool simply lives to the end
     // Release: a thread that loads the pointer sees a fully built pool.
     global_pool_instance.store(pool, std::memory_order_release);
@@ -56,11 +90,20 @@ inline thread_pool& create_global_pool(pool_options options)
 }
 } // namespace detail
 
-inline thread_pool& global_pool()
+// The global pool, built with default options if it does not exist yet.
+// After the process's exit handler for it has run, it still returns the
+// pool, which then refuses work (pool_terminated).
+//
+// Out of line: it is reached from the outside-every-pool branch of join and
+// the other free functions, and once inlined there it drew install's code
+// in after it, making every join on a worker save six registers and reserve
+// a 328-byte frame for a branch it never takes.
+BOOST_FORKJOIN_NOINLINE inline thread_pool& global_pool()
 {
     // Acquire: pairs with the release store in create_global_pool.
     if (thread_pool* pool = detail::global_pool_instance.load(std::memory_order_acquire))
         return *pool;
+    detail::watch_global_pool_mutex_for_fork();
     std::lock_guard lock(detail::global_pool_mutex);
     if (thread_pool* pool = detail::global_pool_instance.load(std::memory_order_relaxed))
         return *pool;
@@ -69,9 +112,11 @@ inline thread_pool& global_pool()
 
 // Builds the global pool with `options`. Throws
 // global_pool_already_initialized if it exists already, whether built by an
-// earlier call or on first use.
+// earlier call or on first use; std::invalid_argument for
+// options.use_current_thread.
 inline void build_global(pool_options options)
 {
+    detail::watch_global_pool_mutex_for_fork();
     std::lock_guard lock(detail::global_pool_mutex);
     if (detail::global_pool_instance.load(std::memory_order_relaxed) != nullptr)
         throw global_pool_already_initialized();

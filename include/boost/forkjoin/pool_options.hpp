@@ -4,12 +4,31 @@
 #ifndef BOOST_FORKJOIN_POOL_OPTIONS_HPP
 #define BOOST_FORKJOIN_POOL_OPTIONS_HPP
 
+#include <boost/forkjoin/thread_builder.hpp>
+
 #include <cstddef>
 #include <exception>
 #include <functional>
 #include <string>
 
 namespace boost::forkjoin {
+
+// How the deques order an owner's pop against a thief's steal (a
+// store-buffering pair that needs a full fence on each side). See
+// doc/design.adoc, "Asymmetric fences".
+enum class fence_mode {
+    // asymmetric for pools of at most 8 workers where membarrier works,
+    // symmetric otherwise.
+    automatic,
+    // The owner's pop pays only a compiler barrier; each steal pays a
+    // membarrier(2) system call, which interrupts every CPU running a thread
+    // of the process. Falls back to symmetric where membarrier is missing or
+    // has failed.
+    asymmetric,
+    // A seq-cst fence on both sides: a locked instruction on every pop, no
+    // system call.
+    symmetric,
+};
 
 // Run-time settings of a pool, the counterpart of rayon's ThreadPoolBuilder.
 // Every member has a usable default; set what you need with designated
@@ -20,14 +39,17 @@ struct pool_options {
     std::size_t num_threads = 0;
 
     // Name of worker `index` as the OS shows it (truncated to 15 bytes on
-    // Linux). Empty: "forkjoin-<index>".
+    // Linux). Empty: "forkjoin-<index>". Called on the thread that builds
+    // the pool, before worker `index` starts: what it throws, the pool's
+    // constructor throws.
     std::function<std::string(std::size_t index)> thread_name;
 
     // Stack size of each worker in bytes; 0 keeps the OS default.
     std::size_t stack_size = 0;
 
     // Run on each worker when it starts and just before it exits. An
-    // exception escaping them calls std::terminate.
+    // exception escaping them goes to panic_handler; without one it calls
+    // std::terminate.
     std::function<void(std::size_t index)> start_handler;
     std::function<void(std::size_t index)> exit_handler;
 
@@ -39,7 +61,8 @@ struct pool_options {
     // Called when no worker is active and at least one is blocked in user
     // code (see mark_blocked). Called with an internal lock held: it must not
     // call mark_blocked/mark_unblocked itself; hand the news to another
-    // thread.
+    // thread. An exception escaping it goes to panic_handler (still under
+    // the lock); without one it calls std::terminate.
     std::function<void()> deadlock_handler;
 
     // Workers take their own jobs oldest first (FIFO) instead of newest first.
@@ -60,6 +83,30 @@ struct pool_options {
     // vm.max_map_count (65530) then caps the fibers alive at once at about
     // 32,000. Turn it on while developing, or when fibers run deep code.
     bool fiber_guard_pages = false;
+
+    // The fences of the work-stealing deques (see fence_mode). The default
+    // needs no tuning; choose symmetric for steal-heavy work on many cores,
+    // asymmetric for fine-grained joins on a large pool that rarely steals
+    // (doc/design.adoc, "Choosing the fence mode"). basic_thread_pool::
+    // fences() tells which one the pool runs with.
+    fence_mode fences = fence_mode::automatic;
+    // Creates the thread of each worker, instead of the pool: called on the
+    // constructing thread once per worker (but worker 0 with
+    // use_current_thread), in index order, with a thread_builder that a new
+    // thread must run() (see thread_builder.hpp). What it throws, the
+    // constructor throws, after stopping the workers already handed out.
+    // The pool's destructor waits until every worker has returned from
+    // run(). Empty: the pool starts its own threads, named by thread_name,
+    // with stack_size.
+    std::function<void(thread_builder)> spawn_handler;
+
+    // The thread that builds the pool becomes its worker 0 instead of a new
+    // thread (no start_handler or exit_handler runs for it). It runs the
+    // pool's jobs only while it waits in the pool (a join whose other half
+    // was stolen, the end of a scope, a broadcast) or yields (yield_now); it
+    // must destroy the pool itself, outside any work of the pool. Not for
+    // the global pool.
+    bool use_current_thread = false;
 };
 
 } // namespace boost::forkjoin

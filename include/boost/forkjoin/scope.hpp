@@ -15,6 +15,7 @@
 #include <boost/forkjoin/detail/count_latch.hpp>
 #include <boost/forkjoin/detail/job.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
+#include <boost/forkjoin/detail/submit.hpp>
 #include <boost/forkjoin/future.hpp>
 #include <boost/forkjoin/global_pool.hpp>
 
@@ -191,7 +192,14 @@ template <class F>
 decltype(auto) in_place_scope(F&& f)
 {
     detail::worker_thread* const worker = detail::current_worker;
-    lifo_scope s(detail::current_registry(), worker);
+    detail::registry_base& registry = detail::current_registry();
+    // From outside every pool the scope's jobs are injected, and nothing
+    // else keeps the workers there until they have run (the global pool's
+    // exit handler would let them go): hold a count, as install does.
+    std::optional<detail::activity_guard> keep_workers;
+    if (worker == nullptr)
+        keep_workers.emplace(registry);
+    lifo_scope s(registry, worker);
     return s.complete(std::forward<F>(f));
 }
 

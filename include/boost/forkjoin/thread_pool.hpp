@@ -28,6 +28,11 @@
 
 namespace boost::forkjoin {
 
+// The pool's Asio executor. Defined in <boost/forkjoin/asio.hpp>, which a
+// program includes to call get_executor(): the core does not depend on Asio.
+template <sleep_policy SleepPolicy, bool Tracked = false>
+class pool_executor;
+
 template <sleep_policy SleepPolicy, class... Options>
 class basic_thread_pool {
     static_assert((detail::is_pool_option_v<Options> && ...),
@@ -35,13 +40,17 @@ class basic_thread_pool {
 
 public:
     using sleep_policy_type = SleepPolicy;
+    using executor_type = pool_executor<SleepPolicy>;
     static constexpr std::size_t initial_deque_capacity = detail::size_option_v<deque_capacity, 256, Options...>;
     static constexpr std::size_t initial_injector_capacity =
         detail::size_option_v<injector_capacity, 128, Options...>;
 
-    // Starts the workers. Throws too_many_threads if the count exceeds what
-    // the policy supports, std::system_error if the OS refuses a thread (the
-    // ones already started are stopped first).
+    // Starts the workers (or hands them to options.spawn_handler). Throws
+    // too_many_threads if the count exceeds what the policy supports,
+    // std::system_error if the OS refuses a thread, and whatever
+    // thread_name or spawn_handler throw; the workers already started are
+    // stopped first, as by the destructor. With use_current_thread, the
+    // calling thread is worker 0 from here until the destructor.
     explicit basic_thread_pool(pool_options options = {})
         : registry_(std::make_shared<detail::registry<SleepPolicy>>(std::move(options), initial_deque_capacity,
                                                                     initial_injector_capacity))
@@ -55,17 +64,22 @@ public:
     basic_thread_pool& operator=(basic_thread_pool&&) = delete;
 
     // Waits for every job spawned into the pool (and those they spawn), then
-    // joins the workers. Calling it from one of the pool's own workers is a
-    // logic error and calls std::terminate.
+    // for every worker to leave. Called on one of the pool's own workers (it
+    // would wait for itself), or, with use_current_thread, on another thread
+    // than worker 0, it says so on stderr and calls std::terminate. In a
+    // process forked after the pool was built, it only forgets the pool.
     ~basic_thread_pool()
     {
-        if (registry_) {
-            registry_->terminate();
-            registry_->join_threads();
-        }
+        if (registry_)
+            registry_->shut_down();
     }
 
     std::size_t num_threads() const noexcept { return registry_->num_threads(); }
+
+    // The fences the deques use: asymmetric or symmetric (never automatic),
+    // as pool_options::fences asked and the platform allows; symmetric once
+    // a membarrier call has failed in this process.
+    fence_mode fences() const noexcept { return registry_->fences(); }
 
     // Runs f on a worker and returns its result, or rethrows its exception.
     // From a worker of this pool, f runs in place; from another pool's
@@ -123,6 +137,11 @@ public:
 
     pool_stats stats() const { return registry_->stats(); }
 
+    // A handle that submits work to this pool, for Boost.Asio (see
+    // asio.hpp, which must be included to call this). Cheap to copy; it must
+    // not be used after the pool is destroyed.
+    executor_type get_executor() noexcept { return executor_type(*registry_); }
+
     // See boost::forkjoin::mark_blocked. The calling thread must be a worker
     // of this pool.
     void mark_blocked()
@@ -134,7 +153,11 @@ public:
 
     // Any thread may mark a blocked worker of this pool unblocked, typically
     // the one that is about to release it.
-    void mark_unblocked() { registry_->mark_unblocked(); }
+    void mark_unblocked()
+    {
+        registry_->check_not_forked_away(); // its lock may be held by a thread of the parent
+        registry_->mark_unblocked();
+    }
 
     // For the free functions and tests.
     detail::registry<SleepPolicy>& registry() noexcept { return *registry_; }

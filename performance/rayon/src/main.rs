@@ -600,6 +600,7 @@ fn main() {
         // Boost.ForkJoin's fibers; the driver reports these as n/a without
         // asking, this is for a direct call.
         "park-unpark" | "spawn-future" => println!("skip Boost.ForkJoin only: rayon has no fibers"),
+        "fence-modes" => println!("skip Boost.ForkJoin only: the fence mode is a pool option of the library"),
         other => {
             println!("skip unknown workload '{other}'");
         }

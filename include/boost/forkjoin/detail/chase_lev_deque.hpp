@@ -26,14 +26,23 @@
 //    fence followed by a relaxed store. The two are equivalent here and the
 //    store form is one that ThreadSanitizer understands.
 //  * The store-buffering pair between pop() and steal() uses asymmetric
-//    fences (asymmetric_fence.hpp): the owner's seq-cst fence becomes a
-//    compiler barrier and the thief, far rarer, pays for a process-wide
-//    barrier instead. A thief that sees the deque empty returns before that
-//    barrier: a steal may always fail spuriously, and the owner, who is
-//    running, will pop the job itself.
+//    fences (asymmetric_fence.hpp) if the pool chose them: the owner's
+//    seq-cst fence becomes a compiler barrier and the thief, far rarer, pays
+//    for a process-wide barrier instead. A thief that sees the deque empty
+//    returns before that barrier: a steal may always fail spuriously, and
+//    the owner, who is running, will pop the job itself. If the barrier
+//    fails, the deque switches to symmetric fences with a handshake with
+//    its owner (see order_with_owner).
 //  * Buffers replaced by growth are not freed until the deque is destroyed:
 //    a thief may still be reading the old buffer. Capacities double, so the
 //    retired buffers together are never larger than the live one.
+//  * push() does not load top_: it compares with `top_bound_`, the owner's
+//    last value of top_ (top_ only grows, so it is a lower bound), and
+//    reloads only when the bound says full. The paper's push reads top with
+//    acquire, which orders a thief's read of a slot before the owner's
+//    overwrite of it; here every load that feeds the bound (in pop() and in
+//    make_room()) is an acquire load, so the bound carries the same
+//    synchronization and the proof holds.
 
 #include <boost/forkjoin/detail/asymmetric_fence.hpp>
 #include <boost/forkjoin/detail/config.hpp>
@@ -55,8 +64,10 @@ public:
         job_ref job;
     };
 
-    explicit chase_lev_deque(std::size_t initial_capacity = 256)
-        : asymmetric_(asymmetric_fences_available()),
+    // `fences` is asymmetric or symmetric (resolve_fence_mode).
+    explicit chase_lev_deque(std::size_t initial_capacity = 256,
+                             fence_mode fences = resolve_fence_mode(fence_mode::asymmetric, 1))
+        : fences_(fences == fence_mode::asymmetric ? fence_state::asymmetric : fence_state::symmetric),
           owner_buffer_(new buffer(round_up_to_power_of_two(initial_capacity))),
           owner_slots_(owner_buffer_->slots.get()), owner_mask_(owner_buffer_->mask), buffer_(owner_buffer_)
     {
@@ -98,10 +109,35 @@ public:
         // The store of bottom_ above and the load of top_ below race with a
         // thief's load of top_, CAS of top_ and load of bottom_: a store-
         // buffering shape. With a fence on each side at least one of us sees
-        // the other, so no element is taken twice. Ours is the light half of
-        // an asymmetric pair; steal() has the heavy half.
-        light_fence(asymmetric_);
-        std::int64_t t = top_.load(std::memory_order_relaxed);
+        // the other, so no element is taken twice. In asymmetric mode ours is
+        // the light half and steal() has the heavy half.
+        // Relaxed: only this thread reads the state on this path, and once
+        // it has read a later state it cannot read an earlier one again
+        // (coherence); the thieves learn what we read from our release in
+        // acknowledgement below.
+        if (fences_.load(std::memory_order_relaxed) == fence_state::asymmetric) {
+            std::atomic_signal_fence(std::memory_order_seq_cst);
+        } else {
+            std::atomic_thread_fence(std::memory_order_seq_cst);
+            // A membarrier failed: from now on we fence (coherence: we
+            // cannot read an earlier state again). Release: a thief that
+            // reads `symmetric` (acquire) also sees everything our earlier
+            // pops, the last one with a compiler barrier only, wrote. A
+            // plain store, not a call, so that the fast path keeps its
+            // registers.
+            // (Loaded again rather than kept from above, so that the
+            // asymmetric path stays one compare with memory.)
+            if (BOOST_FORKJOIN_UNLIKELY(fences_.load(std::memory_order_relaxed) == fence_state::switching))
+                fences_.store(fence_state::symmetric, std::memory_order_release);
+        }
+        // Acquire, as Lê et al.'s push reads top: this value becomes
+        // top_bound_, on which the next pushes decide that the slots below
+        // it are free to overwrite. Reading it with acquire synchronizes
+        // with the thief's CAS that advanced top_ (a seq-cst RMW, so a
+        // release), so the thief's read of a slot happens before our later
+        // overwrite of that slot and cannot see the new job. On x86 an
+        // acquire load is the same plain `mov` as a relaxed one.
+        std::int64_t t = top_.load(std::memory_order_acquire);
         top_bound_ = t;
         if (t > b) { // Empty: restore.
             bottom_.store(b + 1, std::memory_order_relaxed);
@@ -129,8 +165,9 @@ public:
         // bottom_ only makes the steal fail spuriously.
         if (t >= bottom_.load(std::memory_order_relaxed))
             return {steal_status::empty, {}};
-        // The heavy half of the store-buffering pair with pop().
-        heavy_fence(asymmetric_);
+        // Our half of the store-buffering pair with pop().
+        if (!order_with_owner())
+            return {steal_status::empty, {}};
         // Acquire: pairs with push()'s release store of bottom_.
         std::int64_t const b = bottom_.load(std::memory_order_acquire);
         if (t >= b)
@@ -155,6 +192,48 @@ public:
     }
 
 private:
+    // asymmetric: the owner's pops use a compiler barrier, steals a
+    // membarrier. symmetric: both a seq-cst fence. switching: a membarrier
+    // failed; the owner's pops already use fences, but one may still be in
+    // flight with only a compiler barrier, so no thief may rely on its fence
+    // until the owner's next pop moves the state to symmetric.
+    enum class fence_state : std::uint8_t { asymmetric, switching, symmetric };
+
+    // Makes the thief's half of the store-buffering pair with pop(). False:
+    // this steal must give up without taking anything (a spurious failure,
+    // always allowed). Out of line: next to a system call or a fence a call
+    // costs nothing, and it keeps steal() small enough to inline into join
+    // (a breadth-first owner takes its own jobs with steal), which keeps
+    // join's pop path exactly as it was.
+    BOOST_FORKJOIN_NOINLINE bool order_with_owner() noexcept
+    {
+        // Acquire: pairs with the owner's release when it acknowledges the
+        // switch in pop(), so that reading `symmetric` means
+        // every pop we can race with fences, and the pops before it are
+        // visible to us.
+        switch (fences_.load(std::memory_order_acquire)) {
+        case fence_state::asymmetric:
+            if (!membarrier_failed.load(std::memory_order_relaxed) && heavy_fence())
+                return true;
+            // The barrier failed, here or for another deque of the process:
+            // the owner's pops are ordered by a compiler barrier only, so we
+            // must not go on. Ask the owner to switch; relaxed, since the
+            // owner's acknowledgement carries the ordering. A CAS, because
+            // the owner may have acknowledged another thief already.
+            {
+                fence_state expected = fence_state::asymmetric;
+                fences_.compare_exchange_strong(expected, fence_state::switching, std::memory_order_relaxed);
+            }
+            return false;
+        case fence_state::switching:
+            return false;
+        case fence_state::symmetric:
+            std::atomic_thread_fence(std::memory_order_seq_cst);
+            return true;
+        }
+        return false;
+    }
+
     struct slot {
         std::atomic<void (*)(void*) noexcept> execute_fn{nullptr};
         std::atomic<void*> data{nullptr};
@@ -226,7 +305,9 @@ private:
     // top_ is written by thieves, bottom_ by the owner: separate lines.
     alignas(cache_line_size) std::atomic<std::int64_t> top_{0};
     alignas(cache_line_size) std::atomic<std::int64_t> bottom_{0};
-    bool const asymmetric_; // asymmetric_fences_available(), read by pop and steal
+    // Read by every pop and steal; written once at most, when a membarrier
+    // fails (by a thief, then by the owner).
+    std::atomic<fence_state> fences_;
     // The owner's copies of buffer_ and of its slot array and mask: push and
     // pop use them without an atomic load and a pointer chase.
     buffer* owner_buffer_;

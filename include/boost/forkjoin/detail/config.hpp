@@ -4,6 +4,18 @@
 #ifndef BOOST_FORKJOIN_DETAIL_CONFIG_HPP
 #define BOOST_FORKJOIN_DETAIL_CONFIG_HPP
 
+// What the library needs beyond C++20: GCC or Clang (the join fast path
+// relies on their always_inline, noinline and __builtin_expect, and the
+// tests and benchmark on their inline asm), and POSIX threads (each worker
+// is a pthread, so that its stack size and name can be set:
+// detail/native_thread.hpp). Say so at once rather than fail somewhere deep.
+#if !defined(__GNUC__) && !defined(__clang__)
+#  error "Boost.ForkJoin requires GCC or Clang"
+#endif
+#if !__has_include(<pthread.h>)
+#  error "Boost.ForkJoin requires POSIX threads (<pthread.h>)"
+#endif
+
 #include <cstddef>
 #include <new>
 
@@ -16,20 +28,13 @@ inline constexpr std::size_t cache_line_size = 128;
 
 } // namespace boost::forkjoin::detail
 
-#if defined(__GNUC__) || defined(__clang__)
-#  define BOOST_FORKJOIN_LIKELY(x) __builtin_expect(!!(x), 1)
-#  define BOOST_FORKJOIN_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#  define BOOST_FORKJOIN_NOINLINE __attribute__((noinline))
+#define BOOST_FORKJOIN_LIKELY(x) __builtin_expect(!!(x), 1)
+#define BOOST_FORKJOIN_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define BOOST_FORKJOIN_NOINLINE __attribute__((noinline))
 // The few functions of the join fast path (push, pop, the push filter). The
 // compiler's inliner weighs them per translation unit, and in a large one it
 // was seen to call them out of line, adding two calls to every join (about
 // a third of a join's cost): their inlining is not left to chance.
-#  define BOOST_FORKJOIN_FORCEINLINE inline __attribute__((always_inline))
-#else
-#  define BOOST_FORKJOIN_FORCEINLINE inline
-#  define BOOST_FORKJOIN_LIKELY(x) (x)
-#  define BOOST_FORKJOIN_UNLIKELY(x) (x)
-#  define BOOST_FORKJOIN_NOINLINE
-#endif
+#define BOOST_FORKJOIN_FORCEINLINE inline __attribute__((always_inline))
 
 #endif // BOOST_FORKJOIN_DETAIL_CONFIG_HPP

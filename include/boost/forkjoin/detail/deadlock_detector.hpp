@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <functional>
 #include <mutex>
+#include <stdexcept>
 
 namespace boost::forkjoin::detail {
 
@@ -63,14 +64,22 @@ public:
         check();
     }
 
+    // Throws std::logic_error if no worker is marked blocked: the count
+    // would wrap around, and no deadlock would be reported again.
     void mark_unblocked()
     {
         std::lock_guard lock(mutex_);
+        if (blocked_threads_ == 0)
+            throw std::logic_error("boost::forkjoin::mark_unblocked: no worker of the pool is marked blocked "
+                                   "(each mark_unblocked must follow its own mark_blocked)");
         --blocked_threads_;
         ++active_threads_;
     }
 
 private:
+    // The registry hands policies a handler that routes its own exceptions
+    // to the panic handler (registry_base::guarded_deadlock_handler), so
+    // none escapes into the sleep path from here.
     void check()
     {
         if (active_threads_ == 0 && blocked_threads_ > 0 && handler_)

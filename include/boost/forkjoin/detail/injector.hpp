@@ -96,6 +96,22 @@ public:
     // Jobs pushed since construction (statistics).
     std::uint64_t pushed() const noexcept { return pushed_.load(std::memory_order_relaxed); }
 
+    // Frees the nodes kept for reuse. Only for an injector that nobody will
+    // push to or pop from again but that is not destroyed: the registry of
+    // a pool kept after it stopped (the global pool after exit, a pool in a
+    // forked child). Its free list links nodes through tagged pointers,
+    // which LeakSanitizer cannot follow, so kept nodes are reported as
+    // leaks at exit. A fresh queue holds one node through plain pointers.
+    // If allocating that node throws, the injector is left destroyed: the
+    // registries that call this are never destroyed themselves.
+    void release_spare_nodes()
+    {
+#if !defined(BOOST_FORKJOIN_TSAN)
+        queue_.~queue();
+        new (&queue_) boost::lockfree::queue<job_ref>(0);
+#endif
+    }
+
 private:
 #if defined(BOOST_FORKJOIN_TSAN)
     void push_to_queue(job_ref job)

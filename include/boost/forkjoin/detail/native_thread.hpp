@@ -11,10 +11,11 @@
 #include <pthread.h>
 
 #include <cerrno>
-#include <functional>
+#include <exception>
 #include <memory>
 #include <string>
 #include <system_error>
+#include <utility>
 
 namespace boost::forkjoin::detail {
 
@@ -22,7 +23,11 @@ class native_thread {
 public:
     native_thread() = default;
 
-    native_thread(std::size_t stack_size, std::function<void()> body)
+    // Starts a thread running `body`, a callable that may be move-only.
+    // Throws std::system_error if the OS refuses; `body` is then destroyed
+    // here, unrun.
+    template <class Body>
+    native_thread(std::size_t stack_size, Body body)
     {
         pthread_attr_t attr;
         check(pthread_attr_init(&attr), "pthread_attr_init");
@@ -30,8 +35,8 @@ public:
             &attr, [](pthread_attr_t* a) { pthread_attr_destroy(a); });
         if (stack_size != 0)
             check(pthread_attr_setstacksize(&attr, stack_size), "pthread_attr_setstacksize");
-        auto boxed = std::make_unique<std::function<void()>>(std::move(body));
-        check(pthread_create(&handle_, &attr, &trampoline, boxed.get()), "pthread_create");
+        auto boxed = std::make_unique<Body>(std::move(body));
+        check(pthread_create(&handle_, &attr, &trampoline<Body>, boxed.get()), "pthread_create");
         boxed.release(); // now owned by the thread
         joinable_ = true;
     }
@@ -72,9 +77,10 @@ public:
     }
 
 private:
+    template <class Body>
     static void* trampoline(void* arg)
     {
-        std::unique_ptr<std::function<void()>> body(static_cast<std::function<void()>*>(arg));
+        std::unique_ptr<Body> body(static_cast<Body*>(arg));
         (*body)();
         return nullptr;
     }

@@ -24,7 +24,7 @@ public:
     registry(pool_options options, std::size_t deque_capacity, std::size_t injector_capacity)
         : registry_base(std::move(options), Policy::max_threads, deque_capacity, injector_capacity,
                         boost::core::demangle(typeid(Policy).name())),
-          sleep_(sleep_context{num_threads(), this->options().deadlock_handler})
+          sleep_(sleep_context{num_threads(), this->guarded_deadlock_handler()})
     {
     }
 

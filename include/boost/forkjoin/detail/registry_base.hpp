@@ -20,6 +20,7 @@
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/injector.hpp>
 #include <boost/forkjoin/detail/job.hpp>
+#include <boost/forkjoin/detail/lock_latch.hpp>
 #include <boost/forkjoin/detail/locked_job_queue.hpp>
 #include <boost/forkjoin/detail/native_thread.hpp>
 #include <boost/forkjoin/detail/resume_queue.hpp>
@@ -31,25 +32,40 @@
 #include <boost/forkjoin/pool_options.hpp>
 #include <boost/forkjoin/pool_stats.hpp>
 #include <boost/forkjoin/sleep_policy.hpp>
+#include <boost/forkjoin/thread_builder.hpp>
+
+#include <pthread.h>
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 namespace boost::forkjoin::detail {
 
 class registry_base;
 
+// The key of one extension type (registry_base::extension): the address of
+// an inline variable is the same in every translation unit.
+template <class T>
+inline constexpr char extension_key = 0;
+
 class alignas(cache_line_size) worker_thread {
 public:
     worker_thread(registry_base& registry, push_filter filter, std::size_t index, std::size_t deque_capacity,
-                  bool breadth_first)
-        : deque_(deque_capacity), push_filter_(filter), registry_(registry), index_(index),
+                  bool breadth_first, fence_mode fences)
+        : deque_(deque_capacity, fences), push_filter_(filter), registry_(registry), index_(index),
           breadth_first_(breadth_first), rng_(index + 1)
     {
     }
@@ -144,14 +160,56 @@ private:
 // no initialization guard, on every join.
 inline constinit thread_local worker_thread* current_worker = nullptr;
 
-class registry_base : public std::enable_shared_from_this<registry_base> {
+// --- fork() -------------------------------------------------------------------
+//
+// fork() copies only the calling thread. In the child, every pool that
+// existed in the parent has no workers, and its mutexes and condition
+// variables may be held or waited on by threads that do not exist there: one
+// lock, one notify, one join or one pthread_cond_destroy can hang the child.
+// So the child must not touch those pools at all. A pthread_atfork handler
+// counts forks in the child; a registry remembers the count it was built
+// under, and one built under an older count is *forked away*: submitting to
+// it throws, and destroying it keeps its memory instead of joining and
+// freeing (registry_base::shut_down).
+
+// Relaxed everywhere: it changes only in a child's atfork handler, while
+// the child has a single thread; threads started later synchronize with
+// their creator.
+inline constinit std::atomic<std::uint32_t> fork_generation{0};
+
+inline void note_fork_in_child() noexcept
+{
+    fork_generation.fetch_add(1, std::memory_order_relaxed);
+    // If fork() was called by a job, this thread is no worker in the child.
+    current_worker = nullptr;
+}
+
+inline void watch_for_fork() noexcept
+{
+    // An exchange instead of a function-local static: a fork that lands in
+    // another thread's static initialization would leave the child waiting
+    // on the initialization guard forever. Relaxed: two racing first calls
+    // both see a registration done or underway, and pthread_atfork and fork
+    // exclude each other.
+    static constinit std::atomic<bool> registered{false};
+    if (!registered.exchange(true, std::memory_order_relaxed))
+        pthread_atfork(nullptr, nullptr, &note_fork_in_child);
+}
+
+class registry_base : public std::enable_shared_from_this<registry_base>, public worker_host {
 public:
     registry_base(pool_options options, std::size_t policy_max_threads, std::size_t deque_capacity,
                   std::size_t injector_capacity, std::string const& policy_name)
         : options_(std::move(options)),
           num_threads_(resolve_num_threads(options_.num_threads, policy_max_threads, policy_name)),
           max_threads_(std::min(policy_max_threads, registry_thread_limit)),
+          // Decided here, before any worker exists: no owner ever pops with
+          // a fence other than the one its thieves expect. A breadth-first
+          // owner takes its own jobs with steal(), never pop(): asymmetric
+          // fences would cost it a membarrier per job and save nothing.
+          fences_(options_.breadth_first ? fence_mode::symmetric : resolve_fence_mode(options_.fences, num_threads_)),
           deque_capacity_(deque_capacity),
+          fork_generation_((watch_for_fork(), fork_generation.load(std::memory_order_relaxed))),
           injector_(injector_capacity)
     {
         check_fiber_stack_size(options_.fiber_stack_size);
@@ -166,6 +224,16 @@ public:
     worker_thread& worker(std::size_t index) noexcept { return *workers_[index]; }
     pool_options const& options() const noexcept { return options_; }
 
+    // asymmetric or symmetric: resolved from options().fences at
+    // construction; symmetric once a membarrier has failed in this process
+    // (each deque then switches at its next steal attempt and owner's pop).
+    fence_mode fences() const noexcept
+    {
+        return fences_ == fence_mode::asymmetric && !membarrier_failed.load(std::memory_order_relaxed)
+                   ? fence_mode::asymmetric
+                   : fence_mode::symmetric;
+    }
+
     // --- Policy hooks (registry.hpp) ----------------------------------------
     virtual void wait_until_cold(worker_thread& worker, core_latch& latch) = 0;
     virtual void notify_latch_set(std::size_t target, bool target_was_sleeping) = 0;
@@ -177,49 +245,118 @@ public:
 
     // --- Starting and stopping ----------------------------------------------
 
-    // Creates and starts the workers. Separate from the constructor because
-    // the workers call the virtual hooks, which exist only once the derived
-    // registry (and its policy, which supplies `filter`) is constructed. On
-    // failure every started worker is stopped and joined.
+    // Creates the workers and hands each to its thread. Separate from the
+    // constructor because the workers call the virtual hooks, which exist
+    // only once the derived registry (and its policy, which supplies
+    // `filter`) is constructed, and because handing out a worker needs
+    // shared_from_this. Everything user code supplies (thread_name,
+    // spawn_handler) is called here, on the constructing thread, so that its
+    // exceptions are the constructor's. On failure the pool is stopped as
+    // by its destructor (stop()) before the exception leaves.
     void start(push_filter filter)
     {
+        if (options_.use_current_thread && current_worker != nullptr)
+            throw std::logic_error("boost::forkjoin: use_current_thread: the calling thread is already a worker of "
+                                   "a pool, and a thread can be the worker of one pool only");
         workers_.reserve(num_threads_);
         for (std::size_t i = 0; i < num_threads_; ++i)
             workers_.push_back(
-                std::make_unique<worker_thread>(*this, filter, i, deque_capacity_, options_.breadth_first));
-        threads_.reserve(num_threads_);
+                std::make_unique<worker_thread>(*this, filter, i, deque_capacity_, options_.breadth_first, fences_));
+        if (!options_.spawn_handler)
+            threads_.reserve(num_threads_);
+        // Relaxed: only this thread can find its own id here (thread ids are
+        // unique), and it wrote it.
+        building_thread_.store(std::this_thread::get_id(), std::memory_order_relaxed);
         try {
-            for (std::size_t i = 0; i < num_threads_; ++i)
-                threads_.emplace_back(options_.stack_size, [this, i] { run_worker(i); });
+            std::size_t first = 0;
+            if (options_.use_current_thread) {
+                adopted_ = workers_[0].get();
+                current_worker = adopted_;
+                first = 1;
+            }
+            for (std::size_t i = first; i < num_threads_; ++i)
+                hand_out_worker(i);
+            // Seq-cst, as the pair in abandon_worker: either we see a builder
+            // dropped before this point, or its destructor sees us built.
+            built_.store(true, std::memory_order_seq_cst);
+            if (abandoned_workers_.load(std::memory_order_seq_cst) != 0)
+                throw std::logic_error(abandoned_builder_message);
         } catch (...) {
-            terminate();
-            join_threads();
+            building_thread_.store(std::thread::id(), std::memory_order_relaxed);
+            stop();
             throw;
         }
+        building_thread_.store(std::thread::id(), std::memory_order_relaxed);
+        start_gate_.set();
     }
 
-    // Called once by the owning pool handle. Workers exit once the pool has
-    // been released and every job spawned into it (and every install or
-    // broadcast in flight) has finished: each holds a count.
-    void terminate() { release_activity(); }
-
-    void join_threads()
+    // Stops the pool on behalf of its handle: the destructor of
+    // basic_thread_pool. Waits for every job spawned into the pool, lets the
+    // workers run their exit_handler and waits until each has left. A pool
+    // built before a fork() and destroyed in the child has no workers to
+    // wait for, and its locks may be held by threads that do not exist
+    // there: it is kept, untouched, instead.
+    void shut_down() noexcept
     {
-        if (owns(current_worker))
-            std::terminate(); // a worker would wait for itself: a logic error, as std::thread::join on itself
-        for (auto& t : threads_)
-            if (t.joinable())
-                t.join();
+        if (forked_away()) {
+            keep_forked_away();
+            return;
+        }
+        worker_thread* const self = current_worker;
+        if (adopted_ != nullptr) {
+            if (self != adopted_)
+                fail("boost::forkjoin: a pool built with use_current_thread was destroyed on another thread than "
+                     "the one that built it (its worker 0); destroy it on that thread");
+        } else if (owns(self)) {
+            std::fprintf(stderr,
+                         "boost::forkjoin: a pool was destroyed on one of its own workers (worker %zu): its "
+                         "destructor would wait for that worker to finish, that is for itself. Destroy a pool "
+                         "from a thread outside it.\n",
+                         self->index());
+            std::fflush(stderr);
+            std::terminate();
+        }
+        stop();
+    }
+
+    // The global pool's exit handler: as shut_down, after which submitting
+    // work says that the global pool was shut down at exit.
+    void shut_down_at_exit() noexcept
+    {
+        // Release: a submitter that finds the count at 0 reads this flag
+        // after an acquire load of the count (throw_not_accepting).
+        shut_down_at_exit_.store(true, std::memory_order_release);
+        bool const stopping = !forked_away();
+        shut_down();
+        // The pool is kept, not freed (global_pool.hpp says why): free what
+        // leak checkers could not see as still in use.
+        if (stopping)
+            release_spare_memory();
+    }
+
+    // Whether this registry was built in a parent process, before a fork()
+    // that made this process.
+    bool forked_away() const noexcept
+    {
+        return fork_generation_ != fork_generation.load(std::memory_order_relaxed);
+    }
+
+    // Throws pool_terminated if this registry was forked away.
+    void check_not_forked_away() const
+    {
+        if (BOOST_FORKJOIN_UNLIKELY(forked_away()))
+            throw pool_terminated(forked_away_message);
     }
 
     // Keeps the workers alive while external work is in flight. Throws
-    // pool_terminated if they are already leaving.
+    // pool_terminated if they are already leaving, or do not exist here.
     void acquire_activity()
     {
+        check_not_forked_away();
         std::size_t count = activity_count_.load(std::memory_order_relaxed);
         do {
             if (count == 0)
-                throw pool_terminated();
+                throw_not_accepting();
         } while (!activity_count_.compare_exchange_weak(count, count + 1, std::memory_order_relaxed));
     }
 
@@ -228,9 +365,87 @@ public:
         // Acq-rel: the last release must see everything the other holders
         // did before their release, and the workers it lets go see it too
         // (through the terminate latches' seq-cst set).
-        if (activity_count_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+        if (activity_count_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+            // Once the last latch is set, the workers may leave and the
+            // handle's destructor free this registry while we are still
+            // notifying: when we are not one of the workers it waits for (an
+            // install from outside, say), only this reference keeps us alive.
+            std::shared_ptr<registry_base> const keep_alive = shared_from_this();
             for (std::size_t i = 0; i < num_threads_; ++i)
                 set_latch_and_notify(workers_[i]->terminate_latch(), i);
+        }
+    }
+
+    // pool_options::deadlock_handler as a policy should call it: an
+    // exception escaping it must not unwind the sleep path or mark_blocked
+    // (the scheduler's state would be half updated, and a join's stolen
+    // half would outlive its frame), so it goes to the panic handler, as an
+    // exception of a start or exit handler does. Empty if there is none.
+    std::function<void()> guarded_deadlock_handler()
+    {
+        if (!options_.deadlock_handler)
+            return {};
+        return [this]() noexcept {
+            try {
+                options_.deadlock_handler();
+            } catch (...) {
+                handle_panic(std::current_exception());
+            }
+        };
+    }
+
+    // The cold part of worker_thread::wait_until, out of line so that the
+    // check below adds nothing to the code inlined into every join.
+    BOOST_FORKJOIN_NOINLINE void wait_for_latch(worker_thread& worker, core_latch& latch)
+    {
+        // A job that called fork() and went on in the child: the latch may
+        // be one that only a thread of the parent could set.
+        if (BOOST_FORKJOIN_UNLIKELY(forked_away()))
+            fail("boost::forkjoin: a job called fork() and the child went on waiting for work of the pool, whose "
+                 "other threads exist only in the parent; a child forked inside a job must exec or _exit");
+        // On a fiber, the wait and the jobs it runs go to the worker's own
+        // stack (running_fiber.hpp).
+        if (BOOST_FORKJOIN_UNLIKELY(worker.current_fiber_ != nullptr))
+            worker.wait_on_worker_stack(latch);
+        else
+            wait_until_cold(worker, latch);
+    }
+
+    // --- worker_host: the thread_builder's side ---------------------------------
+
+    void run_worker(std::size_t index) override
+    {
+        if (current_worker != nullptr)
+            throw std::logic_error("boost::forkjoin::thread_builder::run: the calling thread is already a worker "
+                                   "of a pool");
+        if (building_thread_.load(std::memory_order_relaxed) == std::this_thread::get_id())
+            throw std::logic_error("boost::forkjoin::thread_builder::run: called on the thread that is building "
+                                   "the pool (inside spawn_handler?); run() returns only when the pool terminates, "
+                                   "so run it on a thread of its own");
+        worker_thread& w = *workers_[index];
+        current_worker = &w;
+        call_handler(options_.start_handler, index);
+        // A worker does not look for work before every worker has been handed
+        // out: a search visits every deque, and a pool whose construction
+        // fails half-way (the OS refusing the 1000th of 65535 threads) would
+        // otherwise have its first workers sweep 65535 empty deques for as
+        // long as the others take to start, then to notice they must stop.
+        start_gate_.wait();
+        w.wait_until(w.terminate_latch());
+        call_handler(options_.exit_handler, index);
+        current_worker = nullptr;
+        worker_stopped();
+    }
+
+    void abandon_worker(std::size_t index) noexcept override
+    {
+        // Seq-cst: see start().
+        abandoned_workers_.fetch_add(1, std::memory_order_seq_cst);
+        bool const pool_needs_it =
+            built_.load(std::memory_order_seq_cst) && !workers_[index]->terminate_latch().probe();
+        if (pool_needs_it)
+            fail(abandoned_builder_message);
+        worker_stopped();
     }
 
     // --- Submitting work ------------------------------------------------------
@@ -302,6 +517,27 @@ public:
         return s;
     }
 
+    // --- Extensions ------------------------------------------------------------
+
+    // The object of type T that an optional integration keeps with this
+    // registry (asio.hpp keeps the pool's asio::execution_context here),
+    // built by make(), which returns a std::shared_ptr<T>, on first use, and
+    // destroyed with the registry. The core never names these types, so it
+    // does not depend on their libraries. Not on any hot path: a mutex and a
+    // short search.
+    template <class T, class Make>
+    T& extension(Make&& make)
+    {
+        std::lock_guard const lock(extensions_mutex_);
+        for (auto const& [key, object] : extensions_)
+            if (key == &extension_key<T>)
+                return *static_cast<T*>(object.get());
+        std::shared_ptr<T> object = std::forward<Make>(make)();
+        T& result = *object;
+        extensions_.emplace_back(&extension_key<T>, std::move(object));
+        return result;
+    }
+
 private:
     static std::size_t resolve_num_threads(std::size_t requested, std::size_t policy_max,
                                            std::string const& policy_name)
@@ -309,8 +545,10 @@ private:
         std::size_t const n = requested != 0 ? requested : default_num_threads();
         std::size_t const limit = std::min(policy_max, registry_thread_limit);
         if (n > limit)
-            throw too_many_threads("boost::forkjoin: " + std::to_string(n) + " threads requested, but a pool with "
-                                   + policy_name + " supports at most " + std::to_string(limit));
+            throw too_many_threads("boost::forkjoin: " + std::to_string(n) + " threads requested"
+                                   + (requested == 0 ? std::string(" (by ") + num_threads_variable + ")" : "")
+                                   + ", but a pool with " + policy_name + " supports at most "
+                                   + std::to_string(limit));
         return n;
     }
 
@@ -326,39 +564,171 @@ private:
                                         + " (pool_options::min_fiber_stack_size)");
     }
 
-    void run_worker(std::size_t index)
+    // Gives worker `index` to the spawn handler, or to a thread of our own.
+    void hand_out_worker(std::size_t index)
     {
-        worker_thread& w = *workers_[index];
-        current_worker = &w;
-        native_thread::set_current_name(options_.thread_name ? options_.thread_name(index)
-                                                             : "forkjoin-" + std::to_string(index));
-        call_handler_or_terminate(options_.start_handler, index);
-        w.wait_until(w.terminate_latch());
-        call_handler_or_terminate(options_.exit_handler, index);
-        current_worker = nullptr;
+        std::string name = options_.thread_name ? options_.thread_name(index) : "forkjoin-" + std::to_string(index);
+        {
+            // Counted before the builder exists: its run() or its
+            // destruction uncounts it.
+            std::lock_guard lock(stop_mutex_);
+            ++running_workers_;
+        }
+        thread_builder builder(shared_from_this(), index, std::move(name), options_.stack_size);
+        if (options_.spawn_handler) {
+            options_.spawn_handler(std::move(builder));
+            if (abandoned_workers_.load(std::memory_order_seq_cst) != 0)
+                throw std::logic_error(abandoned_builder_message);
+        } else {
+            // If the OS refuses the thread, the builder dies unrun with the
+            // callable, and the exception unwinds to start().
+            threads_.emplace_back(builder.stack_size(), [worker = std::move(builder)]() mutable {
+                native_thread::set_current_name(worker.name());
+                worker.run();
+            });
+        }
     }
 
-    static void call_handler_or_terminate(std::function<void(std::size_t)> const& handler,
-                                          std::size_t index) noexcept
+    // Releases the handle's count and waits until the pool has terminated:
+    // every job spawned into it has run and every worker has left run().
+    // The calling thread is the adopted worker 0, if there is one.
+    void stop() noexcept
     {
-        if (handler)
-            handler(index); // noexcept function: an escaping exception terminates
+        release_activity();
+        start_gate_.set();
+        if (adopted_ != nullptr) {
+            // The pool's last jobs may sit on our deque or in our broadcast
+            // queue: run them as a worker's main loop would.
+            adopted_->wait_until(adopted_->terminate_latch());
+            current_worker = nullptr;
+        }
+        {
+            std::unique_lock lock(stop_mutex_);
+            stop_cv_.wait(lock, [this] { return running_workers_ == 0; });
+        }
+        for (native_thread& t : threads_)
+            t.join(); // each has left run(): this returns at once
     }
+
+    void worker_stopped() noexcept
+    {
+        // Notify under the lock: stop() may return, and the registry be
+        // freed, as soon as it sees the count at 0.
+        std::lock_guard lock(stop_mutex_);
+        if (--running_workers_ == 0)
+            stop_cv_.notify_all();
+    }
+
+    // A registry forked away is never destroyed: its mutexes and condition
+    // variables may be held or waited on by threads of the parent, and
+    // destroying them hangs (pthread_cond_destroy with waiters). It keeps
+    // itself alive, on a list that keeps it reachable for leak checkers.
+    void keep_forked_away() noexcept
+    {
+        release_spare_memory();
+        kept_after_fork_ = shared_from_this();
+        // Release: a reader of the list sees the node complete; relaxed
+        // failure, the loop rereads.
+        registry_base* head = forked_away_registries.load(std::memory_order_relaxed);
+        do
+            next_forked_away_ = head;
+        while (!forked_away_registries.compare_exchange_weak(head, this, std::memory_order_release,
+                                                              std::memory_order_relaxed));
+    }
+
+    // For a registry that stays allocated after its workers are gone. The
+    // injector is a lock-free queue: even in a forked child, where a thread
+    // of the parent may have been inside it, it is in a consistent state
+    // (nodes such a thread held are only lost). Out of memory here would
+    // lose nothing but the leak checker's silence: ignore it.
+    void release_spare_memory() noexcept
+    {
+        try {
+            injector_.release_spare_nodes();
+        } catch (...) {
+        }
+    }
+
+    [[noreturn]] void throw_not_accepting() const
+    {
+        // The count is 0 for good. Reading it again with acquire synchronizes
+        // with every release RMW before it (RMWs extend release sequences),
+        // the exit handler's among them, which it made after storing the flag.
+        (void)activity_count_.load(std::memory_order_acquire);
+        if (shut_down_at_exit_.load(std::memory_order_relaxed))
+            throw pool_terminated("boost::forkjoin: the global pool was shut down at exit (its atexit handler "
+                                  "has run) and accepts no more work");
+        throw pool_terminated();
+    }
+
+    [[noreturn]] static void fail(char const* message) noexcept
+    {
+        std::fprintf(stderr, "%s\n", message);
+        std::fflush(stderr);
+        std::terminate();
+    }
+
+    void call_handler(std::function<void(std::size_t)> const& handler, std::size_t index) noexcept
+    {
+        if (!handler)
+            return;
+        try {
+            handler(index);
+        } catch (...) {
+            handle_panic(std::current_exception()); // rayon's rule: the panic handler, else terminate
+        }
+    }
+
+    static constexpr char const* abandoned_builder_message =
+        "boost::forkjoin: a thread_builder was destroyed without run() being called; spawn_handler must start "
+        "a thread that calls run() on the builder it is given";
+    static constexpr char const* forked_away_message =
+        "boost::forkjoin: this pool was built before fork() and has no threads in the child process; build a "
+        "new pool in the child";
+
+    static inline constinit std::atomic<registry_base*> forked_away_registries{nullptr};
 
     friend class worker_thread;
 
     pool_options const options_;
     std::size_t const num_threads_;
     std::size_t const max_threads_;
+    fence_mode const fences_;
     std::size_t const deque_capacity_;
+    std::uint32_t const fork_generation_;
     std::vector<std::unique_ptr<worker_thread>> workers_;
+    // The threads we started ourselves (no spawn_handler).
     std::vector<native_thread> threads_;
+    // use_current_thread: worker 0, the thread that built the pool.
+    worker_thread* adopted_ = nullptr;
+
+    // Starting. The thread inside start(), if any (run() refuses it).
+    std::atomic<std::thread::id> building_thread_{};
+    // Every worker has been handed out successfully.
+    std::atomic<bool> built_{false};
+    std::atomic<std::size_t> abandoned_workers_{0};
+    // Workers wait here until start() is done (run_worker says why).
+    lock_latch start_gate_;
+
+    // Stopping. Workers handed out and not yet out of run().
+    std::mutex stop_mutex_;
+    std::condition_variable stop_cv_;
+    std::size_t running_workers_ = 0; // guarded by stop_mutex_
+    std::atomic<bool> shut_down_at_exit_{false};
+
+    // A registry destroyed in a forked child keeps itself (keep_forked_away).
+    std::shared_ptr<registry_base> kept_after_fork_;
+    registry_base* next_forked_away_ = nullptr;
 
     injector injector_;
     std::atomic<std::uint64_t> broadcast_jobs_{0};
     // 1 for the pool handle plus 1 per spawned job, install and broadcast in
     // flight. The workers terminate when it reaches 0.
     alignas(cache_line_size) std::atomic<std::size_t> activity_count_{1};
+
+    // Last, so destroyed first: an extension may still refer to the rest.
+    std::mutex extensions_mutex_;
+    std::vector<std::pair<void const*, std::shared_ptr<void>>> extensions_;
 };
 
 // --- worker_thread members that need the registry ---------------------------
@@ -372,12 +742,8 @@ BOOST_FORKJOIN_FORCEINLINE void worker_thread::push(job_ref job)
 
 inline void worker_thread::wait_until(core_latch& latch)
 {
-    if (latch.probe())
-        return;
-    if (BOOST_FORKJOIN_UNLIKELY(current_fiber_ != nullptr))
-        wait_on_worker_stack(latch);
-    else
-        registry_.wait_until_cold(*this, latch);
+    if (!latch.probe())
+        registry_.wait_for_latch(*this, latch);
 }
 
 BOOST_FORKJOIN_NOINLINE inline void worker_thread::wait_on_worker_stack(core_latch& latch)

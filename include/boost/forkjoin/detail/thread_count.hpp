@@ -6,8 +6,14 @@
 
 // How many workers a pool gets when its options leave the count open.
 
+#include <boost/forkjoin/errors.hpp>
+
+#include <algorithm>
 #include <cstddef>
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 #include <thread>
 
 namespace boost::forkjoin::detail {
@@ -15,14 +21,42 @@ namespace boost::forkjoin::detail {
 // No pool starts more threads than this, whatever its policy can count.
 inline constexpr std::size_t registry_thread_limit = 0xFFFF;
 
+inline constexpr char const* num_threads_variable = "FORKJOIN_NUM_THREADS";
+
+// The value of FORKJOIN_NUM_THREADS, or 0 when it is unset or empty.
+// Only a plain positive decimal is a thread count: digits and nothing else,
+// no sign, no space, at most registry_thread_limit. Anything else is a
+// mistake the user should hear about rather than a value to guess at
+// (strtoull would read "-1" as 2^64 - 1 and skip a leading space).
+inline std::size_t num_threads_from_environment()
+{
+    char const* const env = std::getenv(num_threads_variable);
+    if (env == nullptr || *env == '\0')
+        return 0;
+    std::string_view const text(env);
+    auto quoted = [&] { return std::string(num_threads_variable) + "=\"" + std::string(text) + "\""; };
+    std::size_t n = 0;
+    for (char const c : text) {
+        if (c < '0' || c > '9')
+            throw std::invalid_argument("boost::forkjoin: " + quoted()
+                                        + " is not a thread count: use a positive decimal number such as 4");
+        // Saturate instead of overflowing: every count above the limit is
+        // reported the same way.
+        n = std::min(n * 10 + static_cast<std::size_t>(c - '0'), registry_thread_limit + 1);
+    }
+    if (n == 0)
+        throw std::invalid_argument("boost::forkjoin: " + quoted()
+                                    + " is not a thread count: it must be at least 1 (unset it for the default)");
+    if (n > registry_thread_limit)
+        throw too_many_threads("boost::forkjoin: " + quoted() + " asks for more threads than the "
+                               + std::to_string(registry_thread_limit) + " a pool may have");
+    return n;
+}
+
 inline std::size_t default_num_threads()
 {
-    if (char const* env = std::getenv("FORKJOIN_NUM_THREADS")) {
-        char* end = nullptr;
-        unsigned long long const n = std::strtoull(env, &end, 10);
-        if (end != env && *end == '\0' && n > 0)
-            return static_cast<std::size_t>(n);
-    }
+    if (std::size_t const n = num_threads_from_environment())
+        return n;
     unsigned const hw = std::thread::hardware_concurrency();
     return hw == 0 ? 1 : hw;
 }

@@ -20,9 +20,10 @@
 // asleep" under the mutex and blocks on the one condition variable.
 //
 // Whoever publishes work (a push, an injection, a latch set) tickles: one
-// seq-cst load, and only if the word is non-zero, under the mutex, a swap
-// to 0 (which tells the sleepy worker it must not sleep) and, if bit 0 was
-// set, notify_all.
+// seq-cst load; if a worker is only sleepy, one CAS to 0 (which tells it it
+// must not sleep); only if a worker is asleep, the mutex, a swap to 0 and
+// notify_all. This is the seed's tickle, with a CAS where the seed swaps
+// (see tickle_cold).
 //
 // Trade-offs: a tickle on the hot path is a single load; but a wake-up is
 // all-or-nothing (every sleeper wakes, most go back to sleep) and only one
@@ -121,16 +122,47 @@ private:
         // not eventually. And (scenario 2) a worker that gets sleepy after
         // it then reads, in its next search, the seq-cst publication that
         // preceded this tickle (a latch set, an injected-job count).
-        if (state_.load(std::memory_order_seq_cst) != awake)
-            tickle_cold();
+        std::size_t const state = state_.load(std::memory_order_seq_cst);
+        if (state != awake)
+            tickle_cold(state);
     }
 
-    void tickle_cold()
+    // As the seed: a sleepy worker is released by a write to the word alone,
+    // and only sleepers cost the mutex and a notify_all.
+    void tickle_cold(std::size_t state)
+    {
+        while (!anyone_sleeping(state)) {
+            // Only a sleepy worker: clear the word without the mutex. A CAS
+            // where the seed swaps, so that this write never clears the
+            // sleeping bit: a worker may have fallen asleep since our load,
+            // and the bit must then be cleared by wake_sleepers() only,
+            // after the deadlock accounting counts the sleepers active (see
+            // there). Release suffices, as for the swap: getting sleepy and
+            // falling asleep are RMWs on this word, so each is ordered
+            // before or after this CAS in its modification order. After:
+            // the sleepy worker's CAS fails, or it reads our AWAKE and,
+            // through release/acquire, the published work. Before: it
+            // changed the word and our CAS fails.
+            if (state_.compare_exchange_weak(state, awake, std::memory_order_release, std::memory_order_relaxed))
+                return;
+            // Relaxed failure: the new value is later than the one our
+            // seq-cst load read. AWAKE: another tickle released the sleepy
+            // worker, and whoever gets sleepy from now on does so after our
+            // load in the total order, so sees our publication (scenario 2).
+            // A new sleepy worker: clear it too. The sleeping bit: wake.
+            if (state == awake)
+                return;
+        }
+        wake_sleepers();
+    }
+
+    void wake_sleepers()
     {
         // Under the mutex, because workers fall asleep only under it: the
         // sleeping bit cannot appear or vanish until we are done.
         std::lock_guard lock(mutex_);
-        // Relaxed: the bit is set only under this mutex, which we hold.
+        // Relaxed: the bit is set only under this mutex, which we hold, and
+        // cleared only here.
         bool const sleepers = anyone_sleeping(state_.load(std::memory_order_relaxed));
         // Count the sleepers active again *before* the swap shows anyone that
         // they are being woken. Otherwise a worker that reads the cleared
@@ -140,12 +172,9 @@ private:
         // that false positive; the deadlock test found it here.)
         if (sleepers)
             deadlocks_.all_threads_woken();
-        // Release suffices for the swap: every attempt to get sleepy or to
-        // fall asleep is a CAS on this word, so it is ordered before or
-        // after this swap in the word's modification order. After: the CAS
-        // fails or sees our release and hence the published work. Before:
-        // it got sleepy (we clear it) or fell asleep under the mutex we
-        // now hold (we synchronized with it and wake it below).
+        // Release suffices, as for the CAS in tickle_cold. A worker that
+        // fell asleep before it did so under the mutex we now hold: we
+        // synchronized with it and wake it below.
         state_.exchange(awake, std::memory_order_release);
         if (sleepers) {
             ++wake_generation_;
@@ -201,7 +230,7 @@ private:
                 // Wait for the next tickle that finds sleepers, not on the
                 // word: looping on the word could not tell a real tickle from
                 // a later worker falling asleep again (ABA). The generation,
-                // bumped under this mutex by tickle_cold, tells exactly, and
+                // bumped under this mutex by wake_sleepers, tells exactly, and
                 // so filters spurious wake-ups, which would otherwise return
                 // without the deadlock accounting counting us active again.
                 std::uint64_t const generation = wake_generation_;

@@ -1,0 +1,770 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+
+// A pool's life cycle under faults and misuse: handlers that throw, bad
+// thread counts, thread creation that fails, the global pool at exit,
+// fork(), and pools destroyed where they must not be. Checks whose outcome
+// ends a process, or that change process-wide state, run in a child process
+// under a watchdog (child_process.hpp). This program never builds the global
+// pool itself, so that its children start without one.
+
+#define BOOST_TEST_MODULE lifecycle
+#include <boost/test/unit_test.hpp>
+
+#include "child_process.hpp"
+#include "policies.hpp"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+namespace fj = boost::forkjoin;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Waits until `done()` holds; a watchdog, not a timing check.
+template <class Done>
+bool eventually(Done done, std::chrono::seconds limit = 30s)
+{
+    auto const deadline = std::chrono::steady_clock::now() + limit;
+    while (!done()) {
+        if (std::chrono::steady_clock::now() > deadline)
+            return false;
+        std::this_thread::sleep_for(1ms);
+    }
+    return true;
+}
+
+std::string message_of(std::exception_ptr const& error)
+{
+    try {
+        std::rethrow_exception(error);
+    } catch (std::exception const& e) {
+        return e.what();
+    } catch (...) {
+        return "?";
+    }
+}
+
+// Sets an environment variable for one scope.
+class scoped_env {
+public:
+    scoped_env(char const* name, char const* value) : name_(name)
+    {
+        if (char const* old = std::getenv(name))
+            old_ = old;
+        ::setenv(name, value, 1);
+    }
+    ~scoped_env()
+    {
+        if (old_)
+            ::setenv(name_, old_->c_str(), 1);
+        else
+            ::unsetenv(name_);
+    }
+
+private:
+    char const* name_;
+    std::optional<std::string> old_;
+};
+
+} // namespace
+
+// --- Handlers that throw ----------------------------------------------------
+
+// rayon-core's thread_pool::test::panic_thread_name: names are made on the
+// constructing thread, so a thread_name that throws is the constructor's
+// exception, and the workers already started are stopped first.
+BOOST_AUTO_TEST_CASE_TEMPLATE(thread_name_that_throws_is_the_constructors_exception, Policy, test::all_policies)
+{
+    std::atomic<int> started{0}, exited{0};
+    fj::pool_options options = test::threads(10);
+    options.start_handler = [&](std::size_t) { ++started; };
+    options.exit_handler = [&](std::size_t) { ++exited; };
+    options.thread_name = [](std::size_t i) -> std::string {
+        if (i >= 5)
+            throw std::runtime_error("no name for worker " + std::to_string(i));
+        return "named-" + std::to_string(i);
+    };
+    try {
+        test::pool<Policy> pool(options);
+        BOOST_FAIL("the pool was built");
+    } catch (std::runtime_error const& e) {
+        BOOST_TEST(std::string(e.what()) == "no name for worker 5");
+    }
+    // The constructor has stopped and joined workers 0 to 4 before throwing.
+    BOOST_TEST(started.load() == 5);
+    BOOST_TEST(exited.load() == 5);
+}
+
+// rayon-core's test::handler_panics_handled_correctly: an exception from
+// start_handler or exit_handler goes to the panic handler.
+BOOST_AUTO_TEST_CASE_TEMPLATE(handler_exceptions_go_to_the_panic_handler, Policy, test::all_policies)
+{
+    constexpr int n = 8;
+    std::mutex m;
+    std::vector<std::string> panics;
+    fj::pool_options options = test::threads(n);
+    options.start_handler = [](std::size_t) { throw std::runtime_error("start"); };
+    options.exit_handler = [](std::size_t) { throw std::runtime_error("exit"); };
+    options.panic_handler = [&](std::exception_ptr e) {
+        std::lock_guard lock(m);
+        panics.push_back(message_of(e));
+    };
+    {
+        test::pool<Policy> pool(options);
+        BOOST_TEST(eventually([&] {
+            std::lock_guard lock(m);
+            return panics.size() == n;
+        }));
+        // The workers went on to work after their start handler threw.
+        BOOST_TEST(pool.install([] { return fj::join([] { return 1; }, [] { return 2; }).second; }) == 2);
+    }
+    BOOST_REQUIRE(panics.size() == 2 * n);
+    BOOST_TEST(std::count(panics.begin(), panics.end(), "start") == n);
+    BOOST_TEST(std::count(panics.begin(), panics.end(), "exit") == n);
+}
+
+BOOST_AUTO_TEST_CASE(handler_exception_without_panic_handler_terminates)
+{
+    test::child_result const r = test::run_in_child([] {
+        fj::pool_options options = test::threads(2);
+        options.start_handler = [](std::size_t) { throw std::runtime_error("start handler failed"); };
+        fj::thread_pool pool(options);
+        std::this_thread::sleep_for(30s);
+    });
+    BOOST_TEST(r.aborted(), r);
+    BOOST_TEST(r.says("start handler failed"), r);
+}
+
+// A deadlock handler that throws must not unwind the scheduler: its
+// exception goes to the panic handler. One worker blocks in user code; the
+// other falls asleep, which makes the pool report the deadlock from the
+// sleep path.
+BOOST_AUTO_TEST_CASE_TEMPLATE(deadlock_handler_exception_goes_to_the_panic_handler, Policy,
+                              test::blocking_policies)
+{
+    std::mutex m;
+    std::condition_variable cv;
+    bool released = false;
+    std::atomic<int> panics{0};
+    std::string panic_message;
+    fj::pool_options options = test::threads(2);
+    options.deadlock_handler = [&] {
+        {
+            std::lock_guard lock(m);
+            released = true;
+            cv.notify_all();
+        }
+        throw std::runtime_error("deadlock reported");
+    };
+    options.panic_handler = [&](std::exception_ptr e) {
+        panic_message = message_of(e);
+        ++panics;
+    };
+    test::pool<Policy> pool(options);
+    bool const released_by_handler = pool.install([&] {
+        fj::mark_blocked();
+        std::unique_lock lock(m);
+        bool const ok = cv.wait_for(lock, 30s, [&] { return released; });
+        lock.unlock();
+        fj::mark_unblocked();
+        return ok;
+    });
+    BOOST_TEST(released_by_handler);
+    BOOST_TEST(eventually([&] { return panics.load() >= 1; }));
+    BOOST_TEST(panic_message == "deadlock reported");
+    // The pool is intact.
+    BOOST_TEST(pool.install([] { return fj::join([] { return 1; }, [] { return 2; }).first; }) == 1);
+}
+
+BOOST_AUTO_TEST_CASE(deadlock_handler_exception_without_panic_handler_terminates)
+{
+    test::child_result const r = test::run_in_child([] {
+        fj::pool_options options = test::threads(2);
+        options.deadlock_handler = [] { throw std::runtime_error("deadlock handler failed"); };
+        fj::thread_pool pool(options);
+        pool.install([] {
+            fj::mark_blocked();
+            std::this_thread::sleep_for(30s);
+        });
+    });
+    BOOST_TEST(r.aborted(), r);
+    BOOST_TEST(r.says("deadlock handler failed"), r);
+}
+
+// --- Misuse of the deadlock accounting ---------------------------------------
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(unpaired_mark_unblocked_is_an_error, Policy, test::blocking_policies)
+{
+    std::atomic<int> reports{0};
+    std::mutex m;
+    std::condition_variable cv;
+    bool released = false;
+    fj::pool_options options = test::threads(1);
+    options.deadlock_handler = [&] {
+        ++reports;
+        std::lock_guard lock(m);
+        released = true;
+        cv.notify_all();
+    };
+    test::pool<Policy> pool(options);
+    BOOST_CHECK_THROW(pool.mark_unblocked(), std::logic_error);
+    BOOST_CHECK_THROW(pool.install([] { fj::mark_unblocked(); }), std::logic_error);
+    // The count did not underflow: a real deadlock is still reported.
+    pool.install([&] {
+        fj::mark_blocked();
+        std::unique_lock lock(m);
+        cv.wait_for(lock, 30s, [&] { return released; });
+        lock.unlock();
+        fj::mark_unblocked();
+    });
+    BOOST_TEST(reports.load() == 1);
+}
+
+// --- The thread count ---------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(num_threads_from_the_environment_is_a_plain_positive_decimal)
+{
+    {
+        scoped_env env("FORKJOIN_NUM_THREADS", "3");
+        fj::thread_pool pool;
+        BOOST_TEST(pool.num_threads() == 3u);
+    }
+    {
+        scoped_env env("FORKJOIN_NUM_THREADS", "");
+        fj::thread_pool pool;
+        BOOST_TEST(pool.num_threads() == std::max(1u, std::thread::hardware_concurrency()));
+    }
+    for (char const* bad : {"-1", " 3", "3 ", "+3", "0", "03x", "3.0", "1e3", "not a number", "65536",
+                            "18446744073709551616", "99999999999999999999999999"}) {
+        scoped_env env("FORKJOIN_NUM_THREADS", bad);
+        try {
+            fj::thread_pool pool;
+            BOOST_ERROR("FORKJOIN_NUM_THREADS=\"" << bad << "\" built a pool of " << pool.num_threads());
+        } catch (std::invalid_argument const& e) {
+            std::string const what = e.what();
+            BOOST_TEST(what.find("FORKJOIN_NUM_THREADS") != std::string::npos, what);
+            BOOST_TEST(what.find(std::string("\"") + bad + "\"") != std::string::npos, what);
+        }
+    }
+    // An explicit count does not read the variable.
+    scoped_env env("FORKJOIN_NUM_THREADS", "-1");
+    fj::thread_pool pool(test::threads(2));
+    BOOST_TEST(pool.num_threads() == 2u);
+}
+
+// 65,535 workers under a limit of 1,000 threads for the user: the
+// constructor stops at the first thread the OS refuses and throws, after
+// stopping the ones it started. Run in a child under RLIMIT_NPROC, as a
+// user the limit applies to (root is exempt).
+BOOST_AUTO_TEST_CASE(thread_creation_failure_under_a_process_limit_is_reported)
+{
+    test::child_result const r = test::run_in_child([] {
+        if (geteuid() == 0) {
+            test::child_require(setgid(65534) == 0 && setuid(65534) == 0, "drop root for RLIMIT_NPROC");
+        }
+        rlimit const limit{1000, 1000};
+        test::child_require(setrlimit(RLIMIT_NPROC, &limit) == 0, "setrlimit(RLIMIT_NPROC)");
+        std::atomic<int> started{0}, exited{0};
+        fj::pool_options options = test::threads(65535);
+        options.start_handler = [&](std::size_t) { ++started; };
+        options.exit_handler = [&](std::size_t) { ++exited; };
+        auto const t0 = std::chrono::steady_clock::now();
+        try {
+            fj::thread_pool pool(options);
+            test::child_require(false, "a pool of 65535 threads was built under a limit of 1000");
+        } catch (std::system_error const& e) {
+            auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                std::chrono::steady_clock::now() - t0);
+            std::printf("failed as expected after %d workers, in %lld ms: %s\n", started.load(),
+                        static_cast<long long>(ms.count()), e.what());
+        }
+        // (Fewer than 999 if the user runs other processes.)
+        test::child_require(started.load() < 1000, "started count");
+        test::child_require(started.load() == exited.load(), "every started worker was stopped");
+    });
+    BOOST_TEST(r.succeeded(), r);
+    BOOST_TEST_MESSAGE(r.output);
+}
+
+// --- Pools destroyed where they must not be -------------------------------------
+
+BOOST_AUTO_TEST_CASE(pool_destroyed_on_its_own_worker_says_so)
+{
+    test::child_result const r = test::run_in_child([] {
+        auto* pool = new fj::thread_pool(test::threads(2));
+        pool->spawn([pool] { delete pool; });
+        std::this_thread::sleep_for(30s);
+    });
+    BOOST_TEST(r.aborted(), r);
+    BOOST_TEST(r.says("destroyed on one of its own workers"), r);
+}
+
+// --- fork() ----------------------------------------------------------------------
+
+// In a child forked while pools run, those pools have no threads: using
+// them is a clear error, destroying them does not join, and the child exits
+// normally through the global pool's exit handler.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_forked_child_cannot_use_the_parents_pools, Policy, test::all_policies)
+{
+    test::child_result const r = test::run_in_child([] {
+        auto pool = std::make_unique<test::pool<Policy>>(test::threads(2));
+        pool->install([] { fj::join([] {}, [] {}); });
+        fj::join([] {}, [] {}); // builds the global pool
+        std::this_thread::sleep_for(50ms); // the workers fall asleep
+        test::child_result const child = test::run_in_child([&] {
+            auto says_fork = [](auto&& use) {
+                try {
+                    use();
+                } catch (fj::pool_terminated const& e) {
+                    return std::string(e.what()).find("fork") != std::string::npos;
+                }
+                return false;
+            };
+            test::child_require(says_fork([&] { pool->install([] {}); }), "install in the child");
+            test::child_require(says_fork([&] { pool->spawn([] {}); }), "spawn in the child");
+            test::child_require(says_fork([&] { pool->broadcast([](fj::broadcast_context) {}); }),
+                                "broadcast in the child");
+            test::child_require(says_fork([] { fj::join([] {}, [] {}); }), "join in the child");
+            test::child_require(says_fork([] { fj::spawn([] {}); }), "free spawn in the child");
+            test::child_require(says_fork([] { fj::in_place_scope([](fj::lifo_scope& s) { s.spawn([] {}); }); }),
+                                "in_place_scope in the child");
+            pool.reset(); // must not join threads that do not exist here
+            std::exit(0); // nor may the global pool's exit handler
+        });
+        test::child_require(!child.timed_out, "the forked child hung");
+        if (!child.succeeded())
+            std::fprintf(stderr, "%s\n", child.output.c_str());
+        test::child_require(child.succeeded(), "the forked child failed");
+        pool->install([] { fj::join([] {}, [] {}); }); // the parent's pool is fine
+    });
+    BOOST_TEST(r.succeeded(), r);
+}
+
+BOOST_AUTO_TEST_CASE(a_forked_child_that_ignores_the_pool_exits_cleanly)
+{
+    test::child_result const r = test::run_in_child([] {
+        fj::join([] {}, [] {}); // builds the global pool
+        std::this_thread::sleep_for(50ms);
+        test::child_result const child = test::run_in_child([] { std::exit(0); });
+        if (!child.succeeded())
+            std::fprintf(stderr, "%s\n", child.output.c_str());
+        test::child_require(child.succeeded(), "the forked child did not exit cleanly");
+        std::exit(0);
+    });
+    BOOST_TEST(r.succeeded(), r);
+}
+
+// --- The global pool at exit ----------------------------------------------------
+
+// Work submitted to the global pool after its exit handler ran is a clear
+// error, not silently dropped, and no second global pool is built. The
+// checking handler is registered before the pool exists, so it runs after
+// the pool's handler.
+BOOST_AUTO_TEST_CASE(global_pool_after_its_exit_handler_is_a_clear_error)
+{
+    test::child_result const r = test::run_in_child([] {
+        static fj::thread_pool* pool_at_exit = nullptr;
+        std::atexit([] {
+            try {
+                fj::spawn([] {});
+                std::printf("a job was accepted after the global pool shut down\n");
+                std::fflush(stdout);
+                std::_Exit(1);
+            } catch (fj::pool_terminated const& e) {
+                std::printf("%s\n", e.what());
+            }
+            try {
+                fj::join([] {}, [] {});
+                std::_Exit(1);
+            } catch (fj::pool_terminated const&) {
+            }
+            std::fflush(stdout);
+            std::_Exit(&fj::global_pool() == pool_at_exit ? 0 : 3);
+        });
+        pool_at_exit = &fj::global_pool();
+        std::exit(0);
+    });
+    BOOST_TEST(r.succeeded(), r);
+    BOOST_TEST(r.says("global pool"), r);
+}
+
+// A thread outside every pool that is still using the global pool when the
+// process exits: the exit handler waits for the work it has in flight (a
+// join, a scope), and its next use is a clear error.
+BOOST_AUTO_TEST_CASE(global_pool_exit_waits_for_outside_threads_then_refuses_them)
+{
+    test::child_result const r = test::run_in_child([] {
+        static std::atomic<int> scope_jobs_done{0};
+        static std::atomic<bool> refused{false};
+        static std::atomic<bool> in_scope{false};
+        std::atexit([] {
+            // Runs after the global pool's handler.
+            int const done = scope_jobs_done.load();
+            bool const saw_refusal = eventually([] { return refused.load(); });
+            std::printf("scope jobs done at exit: %d, refused afterwards: %d\n", done, int(saw_refusal));
+            std::fflush(stdout);
+            std::_Exit(done == 8 && saw_refusal ? 0 : 1);
+        });
+        fj::global_pool();
+        std::thread([] {
+            fj::in_place_scope([](fj::lifo_scope& s) {
+                in_scope = true;
+                for (int i = 0; i < 8; ++i)
+                    s.spawn([] {
+                        std::this_thread::sleep_for(100ms);
+                        ++scope_jobs_done;
+                    });
+            });
+            try {
+                for (;;)
+                    fj::join([] { std::this_thread::sleep_for(1ms); }, [] {});
+            } catch (fj::pool_terminated const&) {
+                refused = true;
+            }
+        }).detach();
+        test::child_require(eventually([] { return in_scope.load(); }), "the scope started");
+        std::exit(0);
+    });
+    BOOST_TEST(r.succeeded(), r);
+}
+
+// --- spawn_handler: the user creates the worker threads --------------------------
+
+namespace {
+thread_local int thread_tag = 0;
+} // namespace
+
+// rayon-core's test::cleared_current_thread: each worker runs on a thread
+// the handler made, and is no worker any more once run() has returned.
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_creates_every_worker, Policy, test::all_policies)
+{
+    constexpr std::size_t n = 5;
+    std::vector<std::thread> threads;
+    std::vector<std::size_t> indexes;
+    std::atomic<int> returned{0}, still_a_worker_after_run{0};
+    fj::pool_options options = test::threads(n);
+    options.stack_size = 1 << 20;
+    options.thread_name = [](std::size_t i) { return "mine-" + std::to_string(i); };
+    options.spawn_handler = [&](fj::thread_builder worker) {
+        BOOST_TEST(worker.name() == "mine-" + std::to_string(worker.index()));
+        BOOST_TEST(worker.stack_size() == std::size_t{1} << 20);
+        indexes.push_back(worker.index());
+        threads.emplace_back([&, w = std::move(worker)]() mutable {
+            w.run();
+            if (fj::current_thread_index())
+                ++still_a_worker_after_run;
+            ++returned;
+        });
+    };
+    {
+        test::pool<Policy> pool(options);
+        BOOST_TEST(threads.size() == n);
+        BOOST_TEST(indexes == (std::vector<std::size_t>{0, 1, 2, 3, 4}));
+        BOOST_TEST(pool.install([] { return fj::current_thread_index().has_value(); }));
+        auto const seen = pool.broadcast([](fj::broadcast_context c) { return c.index(); });
+        BOOST_TEST(seen.size() == n);
+    }
+    for (auto& t : threads)
+        t.join();
+    BOOST_TEST(returned.load() == int(n));
+    BOOST_TEST(still_a_worker_after_run.load() == 0);
+}
+
+// rayon-core's tests/scoped_threadpool.rs (spawn_scoped_tls_threadpool and
+// missing_scoped_tls): the handler sets up per-thread state before run().
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_sets_up_thread_local_state, Policy, test::all_policies)
+{
+    std::vector<std::thread> threads;
+    fj::pool_options options = test::threads(3);
+    options.spawn_handler = [&](fj::thread_builder worker) {
+        threads.emplace_back([w = std::move(worker)]() mutable {
+            thread_tag = 42;
+            w.run();
+        });
+    };
+    {
+        test::pool<Policy> tagged(options);
+        thread_tag = -1; // ours does not leak into the pool
+        BOOST_TEST(tagged.install([] { return thread_tag; }) == 42);
+        auto const tags = tagged.broadcast([](fj::broadcast_context) { return thread_tag; });
+        BOOST_TEST(std::count(tags.begin(), tags.end(), 42) == 3);
+        test::pool<Policy> plain(test::threads(2));
+        BOOST_TEST(plain.install([] { return thread_tag; }) == 0);
+        thread_tag = 0;
+    }
+    for (auto& t : threads)
+        t.join();
+}
+
+// A handler that fails is the constructor's exception; it is not called
+// again after the failure, and the workers it had started are stopped.
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_failure_is_the_constructors_exception, Policy, test::all_policies)
+{
+    std::vector<std::thread> threads;
+    int calls = 0;
+    std::atomic<int> started{0}, exited{0};
+    fj::pool_options options = test::threads(1000);
+    options.start_handler = [&](std::size_t) { ++started; };
+    options.exit_handler = [&](std::size_t) { ++exited; };
+    options.spawn_handler = [&](fj::thread_builder worker) {
+        if (++calls == 8)
+            throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again), "no thread");
+        threads.emplace_back([w = std::move(worker)]() mutable { w.run(); });
+    };
+    BOOST_CHECK_EXCEPTION(test::pool<Policy>{options}, std::system_error,
+                          [](std::system_error const& e) { return e.code() == std::errc::resource_unavailable_try_again; });
+    BOOST_TEST(calls == 8);
+    // The constructor waited for the 7 workers to leave run().
+    BOOST_TEST(started.load() == 7);
+    BOOST_TEST(exited.load() == 7);
+    for (auto& t : threads)
+        t.join();
+}
+
+// rayon-core's thread_pool::test::failed_thread_stack: a stack the OS
+// refuses is the constructor's std::system_error.
+BOOST_AUTO_TEST_CASE(failed_thread_stack_is_reported)
+{
+    std::atomic<int> started{0}, exited{0};
+    fj::pool_options options = test::threads(10);
+    options.stack_size = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
+    options.start_handler = [&](std::size_t) { ++started; };
+    options.exit_handler = [&](std::size_t) { ++exited; };
+    BOOST_CHECK_THROW(fj::thread_pool pool(options), std::system_error);
+    BOOST_TEST(started.load() <= 1);
+    BOOST_TEST(started.load() == exited.load());
+}
+
+// The handler may keep the builders and run them later, on threads it makes
+// once the pool exists (a thread pool of its own, say).
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_may_run_workers_later, Policy, test::all_policies)
+{
+    std::vector<fj::thread_builder> parked;
+    fj::pool_options options = test::threads(3);
+    options.spawn_handler = [&](fj::thread_builder worker) { parked.push_back(std::move(worker)); };
+    std::vector<std::thread> threads;
+    {
+        test::pool<Policy> pool(options);
+        BOOST_TEST(parked.size() == 3u);
+        std::atomic<int> ran{0};
+        pool.spawn([&] { ++ran; }); // waits in the injector for a worker
+        for (auto& b : parked)
+            threads.emplace_back([&b] { b.run(); });
+        auto const seen = pool.broadcast([](fj::broadcast_context c) { return c.index(); });
+        BOOST_TEST(seen == (std::vector<std::size_t>{0, 1, 2}));
+        BOOST_TEST(eventually([&] { return ran.load() == 1; }));
+    }
+    for (auto& t : threads)
+        t.join();
+    for (auto& b : parked)
+        BOOST_TEST(!b.valid());
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_misuse_is_a_clear_error, Policy, test::all_policies)
+{
+    // Drops the builder: the pool would be a worker short.
+    fj::pool_options dropping = test::threads(2);
+    dropping.spawn_handler = [](fj::thread_builder) {};
+    BOOST_CHECK_EXCEPTION(test::pool<Policy>{dropping}, std::logic_error, [](std::logic_error const& e) {
+        return std::string(e.what()).find("without run()") != std::string::npos;
+    });
+
+    // Runs the worker on the constructing thread: it would never return.
+    fj::pool_options running_here = test::threads(2);
+    running_here.spawn_handler = [](fj::thread_builder worker) { worker.run(); };
+    BOOST_CHECK_EXCEPTION(test::pool<Policy>{running_here}, std::logic_error, [](std::logic_error const& e) {
+        return std::string(e.what()).find("building the pool") != std::string::npos;
+    });
+
+    // Runs the worker on a thread that is a worker already; the builder is
+    // left as it was, and runs fine elsewhere.
+    std::vector<fj::thread_builder> parked;
+    fj::pool_options keeping = test::threads(1);
+    keeping.spawn_handler = [&](fj::thread_builder worker) { parked.push_back(std::move(worker)); };
+    std::thread runner;
+    {
+        test::pool<Policy> pool(keeping);
+        test::pool<Policy> other(test::threads(1));
+        BOOST_CHECK_THROW(other.install([&] { parked[0].run(); }), std::logic_error);
+        BOOST_TEST(parked[0].valid());
+        runner = std::thread([&] { parked[0].run(); });
+        BOOST_TEST(pool.install([] { return 7; }) == 7);
+    }
+    runner.join();
+    BOOST_CHECK_THROW(parked[0].run(), std::logic_error); // empty now
+}
+
+BOOST_AUTO_TEST_CASE(builder_dropped_after_the_pool_was_built_terminates)
+{
+    test::child_result const r = test::run_in_child([] {
+        std::vector<fj::thread_builder> parked;
+        fj::pool_options options = test::threads(2);
+        options.spawn_handler = [&](fj::thread_builder worker) { parked.push_back(std::move(worker)); };
+        fj::thread_pool pool(options);
+        parked.clear();
+    });
+    BOOST_TEST(r.aborted(), r);
+    BOOST_TEST(r.says("destroyed without run()"), r);
+}
+
+// --- use_current_thread: the constructing thread is worker 0 ----------------------
+
+// rayon-core's tests/use_current_thread.rs.
+BOOST_AUTO_TEST_CASE_TEMPLATE(use_current_thread_basic, Policy, test::all_policies)
+{
+    std::vector<std::thread> threads;
+    fj::pool_options options = test::threads(2);
+    options.use_current_thread = true;
+    options.spawn_handler = [&](fj::thread_builder worker) {
+        threads.emplace_back([w = std::move(worker)]() mutable { w.run(); });
+    };
+    {
+        test::pool<Policy> pool(options);
+        BOOST_TEST((fj::current_thread_index() == std::optional<std::size_t>(0)));
+        BOOST_TEST((pool.current_thread_index() == std::optional<std::size_t>(0)));
+        BOOST_TEST(threads.size() == 1u, "only one thread is spawned");
+
+        fj::pool_options another = test::threads(2);
+        another.use_current_thread = true;
+        BOOST_CHECK_THROW(test::pool<Policy>{another}, std::logic_error);
+
+        // Runs on worker 1 while this thread blocks outside the pool.
+        std::mutex m;
+        std::condition_variable cv;
+        bool ran = false;
+        std::optional<std::size_t> ran_on;
+        pool.spawn([&] {
+            std::lock_guard lock(m);
+            ran_on = fj::current_thread_index();
+            ran = true;
+            cv.notify_one();
+        });
+        std::unique_lock lock(m);
+        BOOST_TEST(cv.wait_for(lock, 30s, [&] { return ran; }));
+        BOOST_TEST((ran_on == std::optional<std::size_t>(1)));
+    }
+    for (auto& t : threads)
+        t.join();
+    // The thread is no worker any more, and may be one again.
+    BOOST_TEST(!fj::current_thread_index());
+    options.spawn_handler = nullptr;
+    test::pool<Policy> again(options);
+    BOOST_TEST((fj::current_thread_index() == std::optional<std::size_t>(0)));
+}
+
+// What the pool's functions do from worker 0, and which handlers run.
+BOOST_AUTO_TEST_CASE_TEMPLATE(use_current_thread_works_from_worker_0, Policy, test::all_policies)
+{
+    std::atomic<int> started{0}, exited{0}, started_0{0};
+    fj::pool_options options = test::threads(3);
+    options.use_current_thread = true;
+    options.start_handler = [&](std::size_t i) {
+        started_0 += i == 0;
+        ++started;
+    };
+    options.exit_handler = [&](std::size_t) { ++exited; };
+    {
+        test::pool<Policy> pool(options);
+        auto const me = std::this_thread::get_id();
+        // install runs in place, on this thread.
+        BOOST_TEST(pool.install([] { return std::this_thread::get_id(); }) == me);
+        // The free functions use this pool: it is the current one.
+        BOOST_TEST(fj::current_num_threads() == 3u);
+        auto fib = [](auto& self, int n) -> long {
+            if (n < 2)
+                return n;
+            auto [a, b] = fj::join([&] { return self(self, n - 1); }, [&] { return self(self, n - 2); });
+            return a + b;
+        };
+        BOOST_TEST(fib(fib, 20) == 6765);
+        std::atomic<int> scoped{0};
+        fj::scope([&](fj::lifo_scope& s) {
+            for (int i = 0; i < 100; ++i)
+                s.spawn([&] { ++scoped; });
+        });
+        BOOST_TEST(scoped.load() == 100);
+        // A broadcast from worker 0 runs its own share while it waits.
+        auto const seen = pool.broadcast([](fj::broadcast_context c) { return c.index(); });
+        BOOST_TEST(seen == (std::vector<std::size_t>{0, 1, 2}));
+    }
+    BOOST_TEST(started.load() == 2);
+    BOOST_TEST(started_0.load() == 0);
+    BOOST_TEST(exited.load() == 2);
+}
+
+// With one thread, the pool's only worker runs jobs only when it waits in
+// the pool or yields; its destructor runs whatever is left.
+BOOST_AUTO_TEST_CASE_TEMPLATE(use_current_thread_destructor_runs_what_is_left, Policy, test::all_policies)
+{
+    fj::pool_options options = test::threads(1);
+    options.use_current_thread = true;
+    std::vector<std::thread::id> ran_on;
+    {
+        test::pool<Policy> pool(options);
+        for (int i = 0; i < 10; ++i)
+            pool.spawn([&] { ran_on.push_back(std::this_thread::get_id()); });
+        BOOST_TEST(ran_on.empty()); // nobody else can run them
+        BOOST_TEST((fj::yield_now() == fj::yield_result::executed));
+        BOOST_TEST(ran_on.size() == 1u);
+    }
+    BOOST_TEST(ran_on.size() == 10u);
+    BOOST_TEST(std::count(ran_on.begin(), ran_on.end(), std::this_thread::get_id()) == 10);
+}
+
+// A broadcast from another thread needs worker 0's share: it completes once
+// worker 0 yields to the pool.
+BOOST_AUTO_TEST_CASE_TEMPLATE(use_current_thread_broadcast_waits_for_worker_0, Policy, test::all_policies)
+{
+    fj::pool_options options = test::threads(2);
+    options.use_current_thread = true;
+    test::pool<Policy> pool(options);
+    std::atomic<bool> done{false};
+    std::thread other([&] {
+        pool.broadcast([](fj::broadcast_context) {});
+        done = true;
+    });
+    BOOST_TEST(eventually([&] {
+        fj::yield_now();
+        return done.load();
+    }));
+    other.join();
+}
+
+BOOST_AUTO_TEST_CASE(use_current_thread_pool_destroyed_on_another_thread_terminates)
+{
+    test::child_result const r = test::run_in_child([] {
+        fj::pool_options options = test::threads(2);
+        options.use_current_thread = true;
+        auto pool = std::make_unique<fj::thread_pool>(options);
+        std::thread([&] { pool.reset(); }).join();
+    });
+    BOOST_TEST(r.aborted(), r);
+    BOOST_TEST(r.says("destroy it on that thread"), r);
+}
+
+BOOST_AUTO_TEST_CASE(use_current_thread_is_refused_for_the_global_pool)
+{
+    fj::pool_options options = test::threads(2);
+    options.use_current_thread = true;
+    BOOST_CHECK_THROW(fj::build_global(options), std::invalid_argument);
+    BOOST_TEST(!fj::current_thread_index());
+}

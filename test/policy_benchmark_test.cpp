@@ -1,0 +1,239 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+
+// The policy bake-off (boost/forkjoin/policy_benchmark.hpp) on tiny
+// workloads: every cell is there with every repetition, the repetitions are
+// interleaved on fresh pools, the counters are deltas, the table and the
+// JSON say the same, a user-written policy takes part like the built-in
+// ones. Nothing here checks a timing.
+
+#define BOOST_TEST_MODULE policy_benchmark
+#include <boost/test/unit_test.hpp>
+
+#include "policies.hpp"
+
+#include <boost/forkjoin/policy_benchmark.hpp>
+#include <boost/json/src.hpp> // Boost.JSON, header-only: parses what to_json() wrote
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fj = boost::forkjoin;
+namespace json = boost::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::uint64_t fib(int n)
+{
+    if (n < 2)
+        return static_cast<std::uint64_t>(n);
+    auto [a, b] = fj::join([n] { return fib(n - 1); }, [n] { return fib(n - 2); });
+    return a + b;
+}
+
+// A policy that names itself.
+struct named_policy : example::spin_then_backoff {
+    static constexpr std::string_view name = "my-backoff";
+    using example::spin_then_backoff::spin_then_backoff;
+};
+
+fj::benchmark_options tiny(std::vector<std::size_t> threads, std::size_t repetitions)
+{
+    fj::benchmark_options options;
+    options.threads = std::move(threads);
+    options.repetitions = repetitions;
+    options.warmup = 1;
+    options.progress = nullptr;
+    return options;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(every_cell_is_there_and_the_json_parses)
+{
+    std::atomic<int> wrong{0};
+    auto options = tiny({1, 2}, 3);
+    options.title = "fib(15) \"tiny\"";
+    auto const result =
+        fj::compare_policies<fj::sleep::spin, fj::sleep::legacy, fj::sleep::jec, example::spin_then_backoff>(
+            options, [&](auto& pool) {
+                if (pool.install([] { return fib(15); }) != 610)
+                    ++wrong;
+            });
+    BOOST_TEST(wrong.load() == 0);
+
+    std::vector<std::string> const policies{"sleep::spin", "sleep::legacy", "sleep::jec", "example::spin_then_backoff"};
+    BOOST_TEST(result.policies == policies, boost::test_tools::per_element());
+    BOOST_TEST(result.threads == (std::vector<std::size_t>{1, 2}), boost::test_tools::per_element());
+    BOOST_REQUIRE(result.cells.size() == 8u);
+    for (std::size_t threads : {1u, 2u}) {
+        for (auto const& policy : policies) {
+            fj::benchmark_cell const& c = result.cell(policy, threads);
+            BOOST_TEST(c.wall_seconds.size() == 3u);
+            BOOST_TEST(c.cpu_seconds.size() == 3u);
+            BOOST_TEST(c.stats.size() == 3u);
+            auto const wall = c.wall();
+            BOOST_TEST(wall.min > 0.0);
+            BOOST_TEST(wall.min <= wall.median);
+            BOOST_TEST(wall.median <= wall.max);
+            // One install per repetition: one job through the injector.
+            BOOST_TEST(c.stat(&fj::pool_stats::injected).median == 1.0);
+        }
+        BOOST_TEST(result.wall_ratio(result.cell("sleep::spin", threads)) == 1.0);
+    }
+    BOOST_CHECK_THROW(result.cell("sleep::spin", 3), std::out_of_range);
+
+    // The JSON holds the same cells, every repetition, and the title with
+    // its quotes.
+    json::value const doc = json::parse(result.to_json());
+    BOOST_TEST(doc.at("title").as_string() == "fib(15) \"tiny\"");
+    BOOST_TEST(doc.at("repetitions").as_int64() == 3);
+    json::array const& cells = doc.at("cells").as_array();
+    BOOST_REQUIRE(cells.size() == 8u);
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+        json::object const& c = cells[i].as_object();
+        fj::benchmark_cell const& expected = result.cells[i];
+        BOOST_TEST(c.at("policy").as_string() == expected.policy);
+        BOOST_TEST(c.at("threads").as_int64() == static_cast<std::int64_t>(expected.threads));
+        json::array const& samples = c.at("wall_seconds").at("samples").as_array();
+        BOOST_REQUIRE(samples.size() == 3u);
+        for (std::size_t r = 0; r < 3; ++r)
+            BOOST_TEST(samples[r].to_number<double>() == expected.wall_seconds[r]); // round trip, bit for bit
+        BOOST_TEST(c.at("wall_seconds").at("median").to_number<double>() == expected.wall().median);
+        BOOST_TEST(c.at("cpu_seconds").at("samples").as_array().size() == 3u);
+        json::array const& stats = c.at("stats").as_array();
+        BOOST_REQUIRE(stats.size() == 3u);
+        for (std::size_t r = 0; r < 3; ++r) {
+            BOOST_TEST(stats[r].at("injected").to_number<std::uint64_t>() == expected.stats[r].injected);
+            BOOST_TEST(stats[r].at("steals").to_number<std::uint64_t>() == expected.stats[r].steals);
+            for (char const* key : {"sleeps", "wakeups", "futile_wakeups"})
+                BOOST_TEST(stats[r].as_object().contains(key));
+        }
+        BOOST_TEST(c.at("ratio_to_first").at("wall").is_number());
+    }
+
+    // The table: a heading and one row per cell, in the same order.
+    std::ostringstream table;
+    table << result;
+    std::istringstream lines(table.str());
+    std::vector<std::string> rows;
+    for (std::string line; std::getline(lines, line);)
+        rows.push_back(line);
+    BOOST_REQUIRE(rows.size() == 2u + 2u + 8u); // title, legend, heading, rule, cells
+    BOOST_TEST(rows[0].find("fib(15) \"tiny\"") != std::string::npos);
+    BOOST_TEST(rows[2].find("x first") != std::string::npos);
+    for (std::size_t i = 0; i < 8; ++i) {
+        std::istringstream row(rows[4 + i]);
+        std::size_t threads = 0;
+        std::string policy;
+        row >> threads >> policy;
+        BOOST_TEST(threads == result.cells[i].threads);
+        BOOST_TEST(policy == result.cells[i].policy);
+        BOOST_TEST(rows[4 + i].size() == rows[2].size()); // aligned under the heading
+    }
+}
+
+BOOST_AUTO_TEST_CASE(repetitions_are_interleaved_each_on_a_fresh_pool_alone)
+{
+    // The worker threads alive, counted by the pools' start and exit
+    // handlers: during a run only the pool being measured may have any.
+    std::atomic<int> live_workers{0};
+    std::atomic<int> pools_built{0};
+    std::atomic<int> crowded{0};
+    std::mutex mutex;
+    std::vector<std::string> order; // the policy of every call, warm-ups included
+
+    auto options = tiny({2}, 4);
+    options.warmup = 2;
+    options.pool.start_handler = [&](std::size_t index) {
+        if (index == 0)
+            ++pools_built;
+        ++live_workers;
+    };
+    options.pool.exit_handler = [&](std::size_t) { --live_workers; };
+
+    auto const result = fj::compare_policies<fj::sleep::legacy, fj::sleep::jec, example::spin_then_backoff>(
+        options, [&](auto& pool) {
+            using policy = typename std::remove_reference_t<decltype(pool)>::sleep_policy_type;
+            pool.broadcast([](fj::broadcast_context const&) {}); // every worker has started
+            if (live_workers.load() != static_cast<int>(pool.num_threads()))
+                ++crowded;
+            std::lock_guard const lock(mutex);
+            order.push_back(fj::policy_name<policy>());
+        });
+
+    BOOST_TEST(crowded.load() == 0);
+    BOOST_TEST(live_workers.load() == 0);
+    BOOST_TEST(pools_built.load() == 3 * 4); // one pool per measured repetition
+    // Each pool runs its two warm-ups and then its measured repetition, and
+    // round r runs every policy once, starting with policy r mod 3.
+    std::vector<std::string> const p = result.policies;
+    std::vector<std::string> expected;
+    for (std::size_t round = 0; round < 4; ++round)
+        for (std::size_t k = 0; k < 3; ++k)
+            for (int call = 0; call < 3; ++call)
+                expected.push_back(p[(round + k) % 3]);
+    BOOST_TEST(order == expected, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_user_policy_is_named_like_the_built_in_ones)
+{
+    BOOST_TEST(fj::policy_name<fj::sleep::jec>() == "sleep::jec");
+    BOOST_TEST(fj::policy_name<example::spin_then_backoff>() == "example::spin_then_backoff");
+    BOOST_TEST(fj::policy_name<named_policy>() == "my-backoff");
+    auto const result = fj::compare_policies<named_policy, fj::sleep::jec>(
+        tiny({1}, 1), [](auto& pool) { pool.install([] { return fib(10); }); });
+    BOOST_TEST(result.cell("my-backoff", 1).wall_seconds.size() == 1u);
+    BOOST_TEST(result.cell("sleep::jec", 1).wall_seconds.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(default_thread_counts)
+{
+    auto options = tiny({}, 1);
+    options.warmup = 0;
+    auto const result = fj::compare_policies<fj::sleep::jec>(options, [](auto&) {});
+    std::vector<std::size_t> expected{1, 2};
+    if (unsigned const hw = std::thread::hardware_concurrency(); hw > 2)
+        expected.push_back(hw);
+    BOOST_TEST(result.threads == expected, boost::test_tools::per_element());
+    BOOST_TEST(result.cells.size() == expected.size());
+}
+
+BOOST_AUTO_TEST_CASE(bad_options_and_failing_workloads_are_errors)
+{
+    auto nothing = [](auto&) {};
+    BOOST_CHECK_THROW(fj::compare_policies<fj::sleep::jec>(tiny({1}, 0), nothing), std::invalid_argument);
+    BOOST_CHECK_THROW(fj::compare_policies<fj::sleep::jec>(tiny({0}, 1), nothing), std::invalid_argument);
+    BOOST_CHECK_THROW(fj::compare_policies<fj::sleep::jec>(tiny({1}, 1),
+                                                           [](auto&) { throw std::runtime_error("workload"); }),
+                      std::runtime_error);
+    // More threads than a policy supports: the pool's own error.
+    BOOST_CHECK_THROW(fj::compare_policies<fj::sleep::jec>(tiny({1'000'000}, 1), nothing), fj::too_many_threads);
+}
+
+BOOST_AUTO_TEST_CASE(progress_only_for_runs_over_a_second)
+{
+    std::ostringstream quick_progress;
+    auto quick = tiny({1}, 2);
+    quick.progress = &quick_progress;
+    fj::compare_policies<fj::sleep::jec>(quick, [](auto&) {});
+    BOOST_TEST(quick_progress.str().empty());
+
+    std::ostringstream slow_progress;
+    auto slow = tiny({1}, 4);
+    slow.warmup = 0;
+    slow.progress = &slow_progress;
+    fj::compare_policies<fj::sleep::jec>(slow, [](auto&) { std::this_thread::sleep_for(400ms); });
+    std::string const text = slow_progress.str();
+    BOOST_TEST(text.find("compare_policies: 1 thread, round") != std::string::npos);
+    BOOST_TEST(text.find("compare_policies: done, 4 runs") != std::string::npos);
+}
