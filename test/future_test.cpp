@@ -5,6 +5,7 @@
 #define BOOST_TEST_MODULE future
 #include <boost/test/unit_test.hpp>
 
+#include "child_process.hpp"
 #include "policies.hpp"
 
 #include <boost/forkjoin/future.hpp>
@@ -1106,4 +1107,54 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(callables_whose_destructor_may_throw, Policy, test
         });
     });
     BOOST_TEST(from_scope == 2);
+}
+
+// --- fork() ----------------------------------------------------------------------
+
+// In a child forked while futures are pending, their tasks belong to pools
+// that have no threads there: waiting for one is a clear error at once, not
+// a hang; a future that was ready before the fork still gives its result;
+// cancelling, dropping, or completing a promise that a parent's fiber waits
+// on touches nothing of the parent's pool (its locks may be held by threads
+// that do not exist in the child). The parent's futures are unaffected.
+BOOST_AUTO_TEST_CASE_TEMPLATE(futures_in_a_forked_child, Policy, test::all_policies)
+{
+    test::child_result const r = test::run_in_child([] {
+        test::pool<Policy> pool(test::threads(2));
+        fj::promise<int> input;
+        fj::future<int> waiting = pool.spawn_future([f = input.get_future()]() mutable { return fj::await(f) + 1; });
+        fj::future<int> ready = pool.spawn_future([] { return 7; });
+        spin_until([&] { return ready.poll(); });
+        std::this_thread::sleep_for(50ms); // the fiber parks, the workers fall asleep
+        test::child_result const child = test::run_in_child([&] {
+            auto says_fork = [](auto&& use) {
+                try {
+                    use();
+                } catch (fj::pool_terminated const& e) {
+                    return std::string(e.what()).find("fork") != std::string::npos;
+                }
+                return false;
+            };
+            test::child_require(ready.get() == 7, "a future ready before the fork gives its value");
+            test::child_require(!waiting.poll(), "poll in the child");
+            test::child_require(says_fork([&] { waiting.wait(); }), "wait in the child");
+            test::child_require(says_fork([&] { (void)waiting.get(); }), "get in the child");
+            test::child_require(waiting.valid(), "a failed get leaves the future valid");
+            // A worker of a pool built in the child waits for it: the same error.
+            test::pool<Policy> child_pool(test::threads(2));
+            test::child_require(child_pool.install([&] { return says_fork([&] { waiting.wait(); }); }),
+                                "wait on a worker of the child's own pool");
+            input.set_value(1); // the parked fiber's unpark must not reach its pool
+            waiting.cancel();
+            waiting = fj::future<int>(); // dropped
+            std::exit(0);
+        }, 20s);
+        test::child_require(!child.timed_out, "the forked child hung");
+        if (!child.succeeded())
+            std::fprintf(stderr, "%s\n", child.output.c_str());
+        test::child_require(child.succeeded(), "the forked child failed");
+        input.set_value(41);
+        test::child_require(waiting.get() == 42, "the parent's future");
+    });
+    BOOST_TEST(r.succeeded(), r);
 }

@@ -140,6 +140,15 @@ public:
 
     bool cancel_requested() const noexcept { return cancelled_.load(std::memory_order_acquire); }
 
+    // In a process forked after the task's pool was built, the task can
+    // never run again: the pool's threads exist only in the parent.
+    void check_not_forked_away() const
+    {
+        if (BOOST_FORKJOIN_UNLIKELY(registry_->forked_away()))
+            throw pool_terminated("boost::forkjoin: this future's task belongs to a pool built before fork(), whose "
+                                  "threads exist only in the parent process: it can never complete in the child");
+    }
+
     // On the task's own fiber: waits until `s` is ready, the fiber parked
     // meanwhile. Throws future_cancelled if the task is or gets cancelled.
     void await_ready(shared_state_base& s)
@@ -148,6 +157,7 @@ public:
             throw future_cancelled();
         if (s.ready())
             return;
+        s.check_can_complete();
         self_.add_ref(); // the registration's reference, dropped by notify
         if (!s.add_waiter(waiter_)) {
             self_.release();
@@ -256,6 +266,11 @@ private:
     {
         worker_thread* const home = home_;
         registry_base* const registry = registry_;
+        // In a forked child the home does not exist, and the notification
+        // could block on a lock held by a thread of the parent: the task
+        // stays UNPARKED, never to run (waiting for it throws).
+        if (BOOST_FORKJOIN_UNLIKELY(registry->forked_away()))
+            return;
         worker_thread* const here = current_worker;
         if (here == home) {
             home->resumes().push(resume_node_);
@@ -420,6 +435,7 @@ public:
     }
 
     void cancel() noexcept override { request_cancel(); }
+    void check_can_complete() const override { check_not_forked_away(); }
 
 private:
     void run_body() noexcept override

@@ -87,6 +87,11 @@ public:
     // none.
     virtual void cancel() noexcept {}
 
+    // Called before a wait for a state that is not ready: throws if nothing
+    // can ever complete it (a fiber task of a pool built before fork(), in
+    // the child). A promise's state can always be completed.
+    virtual void check_can_complete() const {}
+
 protected:
     explicit shared_state_base(std::size_t refs) noexcept : refs_(refs) {}
     virtual ~shared_state_base() = default;

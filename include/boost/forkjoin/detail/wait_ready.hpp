@@ -21,6 +21,8 @@ namespace boost::forkjoin::detail {
 //  * on a worker, not in a fiber: the worker runs other jobs meanwhile;
 //  * elsewhere: the thread blocks.
 // On a fiber, every wait is a cancellation point, even for a ready state.
+// Waiting for a state that can never complete (a fiber task of a pool
+// forked away) throws pool_terminated instead.
 inline void wait_ready(shared_state_base& s)
 {
     worker_thread* const w = current_worker;
@@ -33,6 +35,7 @@ inline void wait_ready(shared_state_base& s)
     }
     if (s.ready())
         return;
+    s.check_can_complete(); // or the wait below would never end
     if (w == nullptr) {
         struct blocking_waiter : waiter {
             lock_latch latch;
