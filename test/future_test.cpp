@@ -1117,6 +1117,11 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(callables_whose_destructor_may_throw, Policy, test
 // cancelling, dropping, or completing a promise that a parent's fiber waits
 // on touches nothing of the parent's pool (its locks may be held by threads
 // that do not exist in the child). The parent's futures are unaffected.
+//
+// Not under TSan: this process has threads (the global pool, built by
+// earlier tests) when it forks, and TSan ends a child of a threaded process
+// that starts a thread.
+#if !defined(BOOST_FORKJOIN_TSAN)
 BOOST_AUTO_TEST_CASE_TEMPLATE(futures_in_a_forked_child, Policy, test::all_policies)
 {
     test::child_result const r = test::run_in_child([] {
@@ -1140,16 +1145,16 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(futures_in_a_forked_child, Policy, test::all_polic
             test::child_require(says_fork([&] { waiting.wait(); }), "wait in the child");
             test::child_require(says_fork([&] { (void)waiting.get(); }), "get in the child");
             test::child_require(waiting.valid(), "a failed get leaves the future valid");
-#if !defined(BOOST_FORKJOIN_TSAN) // TSan ends a child of a threaded process that starts a thread
             // A worker of a pool built in the child waits for it: the same error.
             test::pool<Policy> child_pool(test::threads(2));
             test::child_require(child_pool.install([&] { return says_fork([&] { waiting.wait(); }); }),
                                 "wait on a worker of the child's own pool");
-#endif
             input.set_value(1); // the parked fiber's unpark must not reach its pool
             waiting.cancel();
             waiting = fj::future<int>(); // dropped
-            std::exit(0);
+            // Returning ends the child with _Exit: the parent's threads, and
+            // what only they referred to, are gone here, which LeakSanitizer
+            // would report at a normal exit.
         }, 20s);
         test::child_require(!child.timed_out, "the forked child hung");
         if (!child.succeeded())
@@ -1160,3 +1165,4 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(futures_in_a_forked_child, Policy, test::all_polic
     });
     BOOST_TEST(r.succeeded(), r);
 }
+#endif
