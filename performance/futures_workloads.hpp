@@ -11,7 +11,7 @@
 //
 //  * park_unpark: two fibers on a one-worker pool hand a token back and forth
 //    through promises. One hand-off is: set_value (publish + take the
-//    waiter), unpark (one CAS + a push on the worker's deque), the setter's
+//    waiter), unpark (one CAS + a push on the home's resume queue), the setter's
 //    own await (register + switch out + the EXECUTING -> PARKED CAS), the
 //    worker's pop, and the switch into the other fiber. The promises are
 //    made before the clock starts. Also measured: a bare Boost.Context

@@ -15,25 +15,29 @@
 // pool.spawn_future(f) and scope.spawn_future(f) start f on a fiber of a pool
 // worker and return a future<T>. A fiber that waits for a future (await, get,
 // wait) parks: its stack is put aside, the worker runs other jobs, and the
-// completion of what it waits for unparks it, as a job, on any worker of its
-// pool. promise<T> makes a future that any thread completes (an I/O thread, a
+// completion of what it waits for unparks it, as a job, on the worker it
+// parked on (its home, below). promise<T> makes a future that any thread completes (an I/O thread, a
 // timer). See doc/futures.adoc for the model, the state machine and the
 // lifetime rules.
 //
-// Rules for code that runs on a fiber:
-//  * Its stack is pool_options::fiber_stack_size (64 KiB by default).
-//  * After a suspension point (await, get, wait) it may be on another worker
-//    thread: thread_locals and thread ids read before it are stale.
-//  * Do not suspend inside a catch block (the exception being handled belongs
-//    to the first thread's exception stack), nor inside a closure that join,
-//    or the body of a scope, runs on the fiber's stack: they hold the worker
-//    they started on. Suspending in the fiber's own code between such calls
-//    is fine, and so is calling join, scope and spawn from it.
+// A task runs on the worker that first takes its job, its home, and stays
+// there: every resumption is queued at the home, so code on a fiber never
+// changes thread, and may suspend anywhere its own logic allows, including
+// inside a closure that join runs or the body of a scope. Rules for code
+// that runs on a fiber:
+//  * Its stack is pool_options::fiber_stack_size (64 KiB by default). Jobs
+//    the worker runs while the fiber waits (a join whose other half was
+//    stolen, the end of a scope) run on the worker's own stack, not on it.
+//  * Do not suspend (await, get, wait) inside a catch block: the handled
+//    exception is on the thread's exception stack, which the other fibers
+//    and jobs of that thread use while this one is parked.
 
 #include <boost/forkjoin/detail/count_latch.hpp>
 #include <boost/forkjoin/detail/fiber_task.hpp>
 #include <boost/forkjoin/detail/job.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
+#include <boost/forkjoin/detail/shared_state.hpp>
+#include <boost/forkjoin/detail/wait_ready.hpp>
 #include <boost/forkjoin/errors.hpp>
 
 #include <exception>
@@ -85,9 +89,13 @@ public:
     // False for a default-constructed or moved-from future, and after get().
     bool valid() const noexcept { return state_ != nullptr; }
 
-    // True once the result is there. Never blocks, never suspends.
-    // Precondition: valid().
-    bool poll() const noexcept { return state_->ready(); }
+    // True once the result is there. Never blocks, never suspends. Throws
+    // std::future_error(no_state) if !valid(), as wait() and get() do.
+    bool poll() const
+    {
+        check_valid();
+        return state_->ready();
+    }
 
     // Waits until the result is there: on a fiber the fiber parks; on a
     // worker the worker runs other jobs meanwhile; elsewhere the thread
@@ -189,19 +197,22 @@ public:
         return future<T>(state_);
     }
 
-    // Completes the future; a fiber parked on it is unparked into its pool.
-    // Throws std::future_error(promise_already_satisfied) the second time.
+    // Completes the future; a fiber parked on it is unparked at its home
+    // worker. Throws std::future_error(promise_already_satisfied) the second
+    // time. If constructing the value throws, the exception propagates and
+    // the promise is unchanged (still unsatisfied). Nothing else can fail:
+    // notifying the waiter allocates nothing.
     template <class... Args>
         requires std::is_constructible_v<detail::value_or_monostate<T>, Args...>
     void set_value(Args&&... args)
     {
-        claim();
+        check_unsatisfied();
         state_->complete_with_value(std::forward<Args>(args)...);
     }
 
     void set_exception(std::exception_ptr error)
     {
-        claim();
+        check_unsatisfied();
         state_->complete_with_error(std::move(error));
     }
 
@@ -212,10 +223,10 @@ private:
             throw std::future_error(std::future_errc::no_state);
     }
 
-    void claim()
+    void check_unsatisfied() const
     {
         check_valid();
-        if (!state_->claim())
+        if (state_->satisfied())
             throw std::future_error(std::future_errc::promise_already_satisfied);
     }
 
@@ -223,7 +234,7 @@ private:
     {
         if (state_ == nullptr)
             return;
-        if (state_->claim())
+        if (!state_->satisfied())
             state_->complete_with_error(std::make_exception_ptr(std::future_error(std::future_errc::broken_promise)));
         std::exchange(state_, nullptr)->release();
     }
@@ -263,7 +274,10 @@ struct future_access {
 // Starts f on a fiber of `registry`. The task holds an activity count until
 // it completes, so the pool's destructor waits for it. With a scope latch,
 // the scope's count was raised by the caller and is dropped on completion,
-// after f is destroyed.
+// after f is destroyed; if this throws, the count stays the caller's.
+// Throws pool_terminated, std::bad_alloc (the task, or a queue that cannot
+// grow for its first run: then the task is complete and cancelled, and f
+// never runs), or what copying f throws.
 template <class F>
 future<future_value_t<F>> spawn_future(registry_base& registry, F&& f, count_latch* scope_latch)
 {
@@ -278,7 +292,7 @@ future<future_value_t<F>> spawn_future(registry_base& registry, F&& f, count_lat
         throw;
     }
     future<value_type> handle(task);
-    task->start();
+    task->start(); // on failure: complete, the activity count released
     return handle;
 }
 

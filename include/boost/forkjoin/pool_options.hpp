@@ -86,8 +86,10 @@ struct pool_options {
     // The stack of each fiber that spawn_future starts (see future.hpp). A
     // fiber's stack is fixed: code it runs, and everything that code calls,
     // must fit. Stacks are cached per worker, so the size costs memory that
-    // is touched, not system calls.
+    // is touched, not system calls. At least min_fiber_stack_size, or the
+    // pool's constructor throws std::invalid_argument.
     std::size_t fiber_stack_size = 64 * 1024;
+    static constexpr std::size_t min_fiber_stack_size = 16 * 1024;
 
     // Put a PROT_NONE guard page below each fiber stack, so that an overflow
     // faults instead of silently overwriting other memory. Off by default:

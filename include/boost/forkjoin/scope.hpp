@@ -111,11 +111,13 @@ public:
     template <class F>
     auto spawn_future(F&& f)
     {
-        auto body = [this, func = std::decay_t<F>(std::forward<F>(f))]() mutable -> decltype(auto) {
-            if constexpr (std::is_invocable_v<decltype(func)&, basic_scope&>)
-                return std::invoke(func, *this);
-            else
+        auto body = [scope = this, func = std::decay_t<F>(std::forward<F>(f))]() mutable -> decltype(auto) {
+            if constexpr (std::is_invocable_v<decltype(func)&, basic_scope&>) {
+                return std::invoke(func, *scope);
+            } else {
+                (void)scope; // clang warns about an unused capture otherwise
                 return std::invoke(func);
+            }
         };
         // As in spawn: the caller holds a count, so this one cannot be the
         // one that completes the scope early.

@@ -4,17 +4,14 @@
 #ifndef BOOST_FORKJOIN_DETAIL_FIBER_TASK_HPP
 #define BOOST_FORKJOIN_DETAIL_FIBER_TASK_HPP
 
-// The shared state behind a future, and the fiber task that is at once the
-// job a worker runs and the state the future handle reads (as rayon's
-// ScopeFuture is both the Job and the handle's Arc; see doc/futures.adoc).
+// The fiber task: at once the job a worker runs and the shared state the
+// future handle reads (as rayon's ScopeFuture is both the Job and the
+// handle's Arc; see doc/futures.adoc).
 //
-//   shared_state_base   intrusive reference count, and the continuation
-//                       slot: empty, one waiter, or the COMPLETE tag.
-//   result_state<T>     adds the value or exception.
-//   promise_state<T>    a result_state that promise<T> completes.
-//   fiber_task<T, F>    a result_state whose result is computed by F on a
-//                       Boost.Context fiber, with the park/unpark state
-//                       machine of fiber_task_base.
+//   fiber_task_base    the park/unpark state machine, the fiber, its home
+//                      worker, and the links to its registry and scope.
+//   fiber_task<T, F>   a result_state (shared_state.hpp) whose result F
+//                      computes on the fiber.
 //
 // References to a fiber task: the future handle holds one; the task holds
 // one on itself from spawn until it completes (rayon's `this` field: it
@@ -22,13 +19,28 @@
 // alike, which is why a queued job needs no reference of its own); and
 // each registration of the task as the waiter of another future holds one
 // until that future notifies or the registration is taken back.
+//
+// Home. Whichever worker first runs the task is its home from then on:
+// every unpark queues the task on the home's resume queue, which only the
+// home takes from, so the fiber never changes thread. Frames on a fiber's
+// stack may therefore hold their worker across a suspension, as frames on a
+// thread's stack do: a join whose closure awaits (its other half sits on
+// the home's deque, its latch names the home), a scope body that awaits, a
+// thread_local read before an await. Nothing on join's path pays for this.
+//
+// Stacks. Only the task's own code runs on the fiber. When it needs to
+// wait for a latch (a join whose other half was stolen, the end of a scope)
+// or to run a job taken from a queue, the fiber switches back to the worker
+// (running_fiber), which waits or runs the job on its own stack, sized by
+// pool_options::stack_size, and then resumes the fiber.
 
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/count_latch.hpp>
 #include <boost/forkjoin/detail/job.hpp>
-#include <boost/forkjoin/detail/lock_latch.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
-#include <boost/forkjoin/detail/spin_latch.hpp>
+#include <boost/forkjoin/detail/resume_queue.hpp>
+#include <boost/forkjoin/detail/running_fiber.hpp>
+#include <boost/forkjoin/detail/shared_state.hpp>
 #include <boost/forkjoin/detail/stack_pool.hpp>
 #include <boost/forkjoin/errors.hpp>
 
@@ -40,20 +52,11 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
-#include <optional>
+#include <new>
 #include <type_traits>
 #include <utility>
 
 namespace boost::forkjoin::detail {
-
-// Whoever waits for a future: notify() is called once, by the thread that
-// completes it, after the result is published.
-struct waiter {
-    void (*notify)(waiter& self) noexcept;
-};
-
-// The continuation slot's COMPLETE value: an address no waiter has.
-inline constinit waiter completed_tag{nullptr};
 
 // Counts of rare events, for tests and the benchmark. Relaxed: nobody
 // orders anything by them.
@@ -62,150 +65,16 @@ struct fiber_stats {
     // (EXECUTING_UNPARKED) and ran again instead of parking.
     static inline std::atomic<std::uint64_t> reruns{0};
 
-    // Test hook: called on the fiber between its registration as a waiter
-    // and its park, the window in which an unpark finds it EXECUTING. The
-    // stress test widens the window with it. Relaxed: the hook is set
-    // before the tasks that read it are spawned.
+#if defined(BOOST_FORKJOIN_TEST_HOOKS)
+    // Test hook, compiled only into programs that define
+    // BOOST_FORKJOIN_TEST_HOOKS (in every translation unit): called on the
+    // fiber between its registration as a waiter and its park, the window
+    // in which an unpark finds it EXECUTING. The stress test widens the
+    // window with it. Relaxed: the hook is set before the tasks that read
+    // it are spawned.
     static inline std::atomic<void (*)()> before_park{nullptr};
+#endif
 };
-
-class shared_state_base {
-public:
-    shared_state_base(shared_state_base const&) = delete;
-    shared_state_base& operator=(shared_state_base const&) = delete;
-
-    // Relaxed: a new reference is made from an existing one, which keeps
-    // the object alive meanwhile.
-    void add_ref() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
-
-    void release() noexcept
-    {
-        // Acq-rel: the last release must see every other holder's writes
-        // (their releases) before it destroys the object.
-        if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1)
-            destroy();
-    }
-
-    // Acquire: pairs with mark_complete's release, so the result is
-    // visible once this says true.
-    bool ready() const noexcept { return continuation_.load(std::memory_order_acquire) == &completed_tag; }
-
-    // Registers `w`, to be notified when the state completes. False if it
-    // is complete already (and `w` will not be notified). At most one waiter
-    // at a time: a future is move-only and used by one thread at a time.
-    bool add_waiter(waiter& w) noexcept
-    {
-        waiter* expected = nullptr;
-        // Release: the completer that takes `w` sees how it was set up.
-        // Acquire on failure: the result is visible when the tag is seen.
-        if (continuation_.compare_exchange_strong(expected, &w, std::memory_order_acq_rel,
-                                                  std::memory_order_acquire))
-            return true;
-        BOOST_ASSERT_MSG(expected == &completed_tag, "two threads wait for one future at the same time");
-        return false;
-    }
-
-    // Takes `w` back. False if the completer took it first: it is being, or
-    // is about to be, notified.
-    bool remove_waiter(waiter& w) noexcept
-    {
-        waiter* expected = &w;
-        // Relaxed on both sides: taking the registration back publishes
-        // nothing, and a failure only tells us the completer owns it now.
-        return continuation_.compare_exchange_strong(expected, nullptr, std::memory_order_relaxed,
-                                                     std::memory_order_relaxed);
-    }
-
-    // Asks the computation behind the state to stop; a promise's state has
-    // none.
-    virtual void cancel() noexcept {}
-
-protected:
-    explicit shared_state_base(std::size_t refs) noexcept : refs_(refs) {}
-    virtual ~shared_state_base() = default;
-
-    // The result is written: publish it and notify the waiter, if any.
-    void mark_complete() noexcept
-    {
-        // Acq-rel: release publishes the result to every later ready() and
-        // failed add_waiter(); acquire makes the waiter's set-up (its latch,
-        // its reference) visible before we call it.
-        if (waiter* const w = continuation_.exchange(&completed_tag, std::memory_order_acq_rel))
-            w->notify(*w);
-    }
-
-private:
-    virtual void destroy() noexcept { delete this; }
-
-    std::atomic<std::size_t> refs_;
-    std::atomic<waiter*> continuation_{nullptr};
-};
-
-template <class T>
-class result_state : public shared_state_base {
-public:
-    using value_type = value_or_monostate<T>;
-
-    // Precondition: ready(). Rethrows a stored exception.
-    value_type take()
-    {
-        if (error_)
-            std::rethrow_exception(error_);
-        return std::move(*value_);
-    }
-
-protected:
-    using shared_state_base::shared_state_base;
-
-    // Written by the one completer strictly before mark_complete().
-    std::optional<value_type> value_;
-    std::exception_ptr error_;
-};
-
-template <class T>
-class promise_state final : public result_state<T> {
-public:
-    promise_state() noexcept : result_state<T>(1) {}
-
-    // Claims the right to complete the state, or to make its future. Plain
-    // flags: like a future, a promise is used by one thread at a time (any
-    // thread, but not two at once), so there is no setter to race with and
-    // no locked instruction to pay on the park/unpark path. The result is
-    // published by mark_complete().
-    bool claim() noexcept { return !std::exchange(satisfied_, true); }
-    bool claim_retrieval() noexcept { return !std::exchange(retrieved_, true); }
-
-    template <class... Args>
-    void complete_with_value(Args&&... args)
-    {
-        try {
-            this->value_.emplace(std::forward<Args>(args)...);
-        } catch (...) {
-            this->error_ = std::current_exception();
-            this->mark_complete();
-            throw;
-        }
-        this->mark_complete();
-    }
-
-    void complete_with_error(std::exception_ptr error) noexcept
-    {
-        this->error_ = std::move(error);
-        this->mark_complete();
-    }
-
-private:
-    bool satisfied_ = false;
-    bool retrieved_ = false;
-};
-
-// See stack_pool.hpp: the worker a fiber runs on can change at a
-// suspension point, so code a fiber runs reads the thread_local afresh.
-[[gnu::noinline]] inline worker_thread* fresh_current_worker() noexcept
-{
-    asm volatile("" ::: "memory");
-    return current_worker;
-}
 
 // The part of a fiber task that does not depend on its types: the state
 // machine, the fiber, and the link to its registry and scope.
@@ -214,8 +83,8 @@ private:
 //       | unpark           |         state_; see the functions for which
 //       v                  |         thread makes it and with what order.
 //     UNPARKED             | park
-//       | a worker runs    |
-//       v   the job        |
+//       | the home worker  |
+//       v   runs the job   |
 //     EXECUTING -----------+
 //       |   |    ^
 //       |   |    | run again instead of parking
@@ -223,7 +92,7 @@ private:
 //       |  EXECUTING_UNPARKED     (unpark while still executing)
 //       v
 //     COMPLETE
-class fiber_task_base {
+class fiber_task_base : public running_fiber {
 public:
     enum state : std::uint32_t { parked, unparked, executing, executing_unparked, complete };
 
@@ -231,12 +100,14 @@ public:
     fiber_task_base& operator=(fiber_task_base const&) = delete;
 
     // From any thread: make the task run (again). PARKED -> UNPARKED and
-    // submit the job; EXECUTING -> EXECUTING_UNPARKED, and the worker running
-    // it resumes it again instead of parking it. In UNPARKED and
+    // queue it at its home; EXECUTING -> EXECUTING_UNPARKED, and the worker
+    // running it resumes it again instead of parking it. In UNPARKED and
     // EXECUTING_UNPARKED it will run anyway; in COMPLETE there is nothing to
     // do. Each transition is one CAS; acq-rel so that whoever runs the fiber
     // next sees what the unparker wrote before (a result, the cancel flag),
-    // and the unparker that submits the job sees the fiber saved by park.
+    // and the unparker sees the home and the fiber saved by park. Only a
+    // started task is ever PARKED here (spawn_future queues the first run
+    // itself), so this never allocates and never fails.
     void unpark() noexcept
     {
         std::uint32_t current = state_.load(std::memory_order_relaxed);
@@ -244,7 +115,7 @@ public:
             if (current == parked) {
                 if (state_.compare_exchange_weak(current, unparked, std::memory_order_acq_rel,
                                                  std::memory_order_relaxed)) {
-                    submit();
+                    resume_at_home();
                     return;
                 }
             } else if (current == executing) {
@@ -269,6 +140,15 @@ public:
 
     bool cancel_requested() const noexcept { return cancelled_.load(std::memory_order_acquire); }
 
+    // In a process forked after the task's pool was built, the task can
+    // never run again: the pool's threads exist only in the parent.
+    void check_not_forked_away() const
+    {
+        if (BOOST_FORKJOIN_UNLIKELY(registry_->forked_away()))
+            throw pool_terminated("boost::forkjoin: this future's task belongs to a pool built before fork(), whose "
+                                  "threads exist only in the parent process: it can never complete in the child");
+    }
+
     // On the task's own fiber: waits until `s` is ready, the fiber parked
     // meanwhile. Throws future_cancelled if the task is or gets cancelled.
     void await_ready(shared_state_base& s)
@@ -277,14 +157,16 @@ public:
             throw future_cancelled();
         if (s.ready())
             return;
+        s.check_can_complete();
         self_.add_ref(); // the registration's reference, dropped by notify
         if (!s.add_waiter(waiter_)) {
             self_.release();
             return;
         }
-        if (void (*const hook)() = fiber_stats::before_park.load(std::memory_order_relaxed);
-            BOOST_FORKJOIN_UNLIKELY(hook != nullptr))
+#if defined(BOOST_FORKJOIN_TEST_HOOKS)
+        if (void (*const hook)() = fiber_stats::before_park.load(std::memory_order_relaxed))
             hook();
+#endif
         for (;;) {
             park();
             // Any unpark resumes us: the notify, a cancel, or a stale notify
@@ -304,18 +186,42 @@ public:
 
 protected:
     fiber_task_base(shared_state_base& self, registry_base& registry, count_latch* scope_latch) noexcept
-        : self_(self), registry_(&registry), scope_latch_(scope_latch),
+        : running_fiber(&switch_to_worker), self_(self), registry_(&registry), scope_latch_(scope_latch),
           stack_size_(registry.options().fiber_stack_size), guard_pages_(registry.options().fiber_guard_pages)
     {
     }
 
     ~fiber_task_base() = default;
 
+    // Called by spawn_future before anyone else knows the task: PARKED ->
+    // UNPARKED and the first run's job into the registry, on the calling
+    // worker's deque if it is one of ours (the first run may then be stolen:
+    // the thief becomes the home), else the injector. Throws std::bad_alloc
+    // if that queue cannot grow; nothing is queued then, and the caller
+    // calls abandon().
+    void submit_first()
+    {
+        // A plain store: the task is not shared with anyone yet.
+        state_.store(unparked, std::memory_order_relaxed);
+        registry_->push_or_inject(job_ref{&run, this}, current_worker);
+    }
+
+    // submit_first() threw: complete the task as cancelled, without running
+    // it. The scope's count, if any, stays with the caller, which drops it.
+    void abandon() noexcept
+    {
+        skip_body(std::make_exception_ptr(future_cancelled()));
+        state_.store(complete, std::memory_order_relaxed);
+        publish();
+        registry_->release_activity();
+        self_.release();
+    }
+
     // Runs the callable on the fiber: stores its value or exception, then
     // destroys it. Must not throw.
     virtual void run_body() noexcept = 0;
-    // Cancelled before it started: stores future_cancelled, destroys the
-    // callable, never creates a fiber.
+    // Cancelled before it started: stores `error`, destroys the callable,
+    // never creates a fiber.
     virtual void skip_body(std::exception_ptr error) noexcept = 0;
     // mark_complete() of the result state.
     virtual void publish() noexcept = 0;
@@ -332,39 +238,72 @@ private:
         task->self_.release(); // the reference await_ready took for the registration
     }
 
-    // On the fiber: back to the worker that resumed us. We return (on that
-    // worker or another) once a worker runs our job again.
+    // On the fiber: back to the worker that resumed us. We return once our
+    // home runs our job again.
     void park() noexcept { caller_ = std::move(caller_).resume(); }
 
-    // Our job into the registry: on the current worker's deque if it is one
-    // of ours (the unparker is often a fiber of this pool, and the unparked
-    // task is likely to use what it just wrote), else the injector. Our
-    // activity count keeps the registry alive. The injector allocates when
-    // its free list is empty: out of memory there terminates.
-    void submit() noexcept
+    // running_fiber's entry, on the fiber: switch to the worker, which runs
+    // `job` on its own stack (in run() below) and resumes us. The state
+    // stays EXECUTING: to the rest of the world the task is running. An
+    // unpark meanwhile moves it to EXECUTING_UNPARKED, which the next park
+    // turns into a rerun.
+    static void switch_to_worker(running_fiber& fiber, job_ref job) noexcept
     {
-        job_ref const job{&run, this};
-        registry_->push_or_inject(job, fresh_current_worker());
+        auto& self = static_cast<fiber_task_base&>(fiber);
+        self.excursion_ = job;
+        self.caller_ = std::move(self.caller_).resume();
     }
 
-    // The job. It runs on a worker, on the worker's own stack or on top of
-    // another fiber's stack (that fiber waits in a join and does not move
-    // meanwhile), so the worker read here stays ours until we return.
+    // After PARKED -> UNPARKED: our job into the home's resume queue (no
+    // allocation: the node is ours), and a notification unless the home is
+    // the thread doing this (it will look at its queue before it sleeps;
+    // the sleep policies' notify_worker protocol, as for a broadcast job).
+    // Once the node is pushed the home may resume us, we may complete and
+    // the pool may be destroyed: copy what we need first, and keep the
+    // registry alive across the notification when the unparker is not one
+    // of its workers (a worker of the registry keeps it alive by running).
+    void resume_at_home() noexcept
+    {
+        worker_thread* const home = home_;
+        registry_base* const registry = registry_;
+        // In a forked child the home does not exist, and the notification
+        // could block on a lock held by a thread of the parent: the task
+        // stays UNPARKED, never to run (waiting for it throws).
+        if (BOOST_FORKJOIN_UNLIKELY(registry->forked_away()))
+            return;
+        worker_thread* const here = current_worker;
+        if (here == home) {
+            home->resumes().push(resume_node_);
+            return;
+        }
+        std::shared_ptr<registry_base> keep_alive;
+        if (!registry->owns(here))
+            keep_alive = registry->shared_from_this();
+        home->resumes().push(resume_node_);
+        registry->notify_worker(home->index());
+    }
+
+    // The job. It runs on a worker's own stack, never on a fiber's
+    // (worker_thread::execute), so the worker read here is the one running
+    // the whole call, and the fiber's caller_ is a point on that stack.
     static void run(void* self_ptr) noexcept
     {
         auto* const self = static_cast<fiber_task_base*>(self_ptr);
         worker_thread* const w = current_worker;
+        BOOST_ASSERT(w != nullptr && w->current_fiber() == nullptr);
         // UNPARKED -> EXECUTING. A plain store: only the job's runner leaves
         // UNPARKED (unpark does nothing there), and it needs no order: an
         // unparker that reads EXECUTING takes nothing from us.
         self->state_.store(executing, std::memory_order_relaxed);
         if (!self->started_) {
             self->started_ = true;
+            self->home_ = w;
             if (self->cancel_requested()) {
                 self->skip_body(std::make_exception_ptr(future_cancelled()));
                 self->finish();
                 return;
             }
+            std::exception_ptr no_stack; // no memory, or no guard page
             try {
                 self->fiber_ = boost::context::fiber(std::allocator_arg,
                                                      cached_stack_allocator{self->stack_size_, self->guard_pages_},
@@ -374,31 +313,43 @@ private:
                                                          self->finished_ = true;
                                                          return std::move(self->caller_);
                                                      });
-            } catch (...) { // no memory for a stack
-                self->skip_body(std::current_exception());
+            } catch (...) {
+                no_stack = std::current_exception();
+            }
+            // Published outside the handler: once the future's reader has
+            // the exception, this thread holds no reference to it (the
+            // handler's end would drop one, with atomics ThreadSanitizer
+            // does not see).
+            if (no_stack) {
+                self->skip_body(std::move(no_stack));
                 self->finish();
                 return;
             }
         }
+        BOOST_ASSERT(w == self->home_);
         for (;;) {
-            void* const outer = w->current_fiber();
             w->set_current_fiber(self);
             self->fiber_ = std::move(self->fiber_).resume();
-            w->set_current_fiber(outer);
+            w->set_current_fiber(nullptr);
             if (self->finished_) {
                 // With fcontext the stack is back in this worker's cache
-                // already and fiber_ is empty. The ucontext variant (used
-                // under ThreadSanitizer) hands back the finished fiber
-                // instead: free it here, on a worker, not in the task's
+                // already and fiber_ is empty. The ucontext back end (used
+                // under the sanitizers) hands back the finished fiber
+                // instead: free it here, on the home, not in the task's
                 // destructor on whatever thread drops the last reference.
                 self->fiber_ = boost::context::fiber();
                 self->finish();
                 return;
             }
+            if (self->excursion_.execute_fn != nullptr) {
+                // The fiber asked for a wait or a job on this stack.
+                std::exchange(self->excursion_, job_ref{}).execute();
+                continue;
+            }
             // The fiber parked and has switched out completely: only now may
-            // another worker resume it. EXECUTING -> PARKED; release publishes
-            // the saved fiber_ to the unparker's acquire, which hands it on
-            // with the job.
+            // an unparker queue it again. EXECUTING -> PARKED; release
+            // publishes the saved fiber_ to the unparker's acquire, which
+            // hands it on with the job.
             std::uint32_t expected = executing;
             if (self->state_.compare_exchange_strong(expected, parked, std::memory_order_acq_rel,
                                                      std::memory_order_acquire))
@@ -414,7 +365,7 @@ private:
         }
     }
 
-    // EXECUTING -> COMPLETE, on the worker, after the fiber is gone and the
+    // EXECUTING -> COMPLETE, on the home, after the fiber is gone and the
     // callable destroyed. The order is rayon's (the seed's "lifetime
     // safety"): nothing of the callable is touched after the scope's count
     // drops, because the scope may end, and what the callable borrowed with
@@ -442,12 +393,15 @@ private:
     std::size_t const stack_size_;
     bool const guard_pages_;
     // Touched only by the worker running the job (and the fiber it runs);
-    // handed from one runner to the next through the state word.
+    // handed from one run to the next through the state word.
     bool started_ = false;
     bool finished_ = false;
+    worker_thread* home_ = nullptr;
+    job_ref excursion_{};          // what the fiber asked its worker to run
     boost::context::fiber fiber_;  // the fiber, while it is not running
     boost::context::fiber caller_; // the worker's context, while it runs
     fiber_waiter waiter_{{&notify_fiber}, this};
+    resume_node resume_node_{nullptr, {&run, this}};
     std::atomic<std::uint32_t> state_{parked};
     std::atomic<bool> cancelled_{false};
 };
@@ -462,67 +416,72 @@ public:
     {
     }
 
-    // Start it: PARKED -> UNPARKED and into a queue.
-    void start() noexcept { unpark(); }
+    // The callable is always destroyed (by destroy_callable) before the
+    // task completes, and so before it can be destroyed; noexcept whatever
+    // F's destructor says, since a virtual destructor may not be laxer than
+    // the base's (clang rejects it otherwise).
+    ~fiber_task() noexcept override { BOOST_ASSERT(!alive_); }
+
+    // Queue the first run (see submit_first); on failure the task is
+    // complete and cancelled, F never ran, and the exception propagates.
+    void start()
+    {
+        try {
+            submit_first();
+        } catch (...) {
+            abandon();
+            throw;
+        }
+    }
 
     void cancel() noexcept override { request_cancel(); }
+    void check_can_complete() const override { check_not_forked_away(); }
 
 private:
     void run_body() noexcept override
     {
         try {
-            this->value_.emplace(invoke_to_value(*func_));
+            this->value_.emplace(invoke_to_value(func_));
         } catch (...) {
             this->error_ = std::current_exception();
         }
-        func_.reset();
+        destroy_callable();
     }
 
     void skip_body(std::exception_ptr error) noexcept override
     {
         this->error_ = std::move(error);
-        func_.reset();
+        destroy_callable();
+    }
+
+    // An exception from F's destructor becomes the task's result, unless
+    // the task failed already (then the first error stays).
+    void destroy_callable() noexcept
+    {
+        alive_ = false;
+        if constexpr (std::is_nothrow_destructible_v<F>) {
+            func_.~F();
+        } else {
+            try {
+                func_.~F();
+            } catch (...) {
+                if (!this->error_) {
+                    this->value_.reset();
+                    this->error_ = std::current_exception();
+                }
+            }
+        }
     }
 
     void publish() noexcept override { this->mark_complete(); }
 
-    std::optional<F> func_;
-};
-
-// Waits until `s` is ready, the way the calling context can:
-//  * on a fiber: the fiber parks, the worker goes on with other jobs;
-//  * on a worker, not in a fiber: the worker runs other jobs meanwhile;
-//  * elsewhere: the thread blocks.
-// On a fiber, every wait is a cancellation point, even for a ready state.
-inline void wait_ready(shared_state_base& s)
-{
-    worker_thread* const w = fresh_current_worker();
-    if (w != nullptr) {
-        if (void* const fiber = w->current_fiber()) {
-            static_cast<fiber_task_base*>(fiber)->await_ready(s);
-            return;
-        }
-    }
-    if (s.ready())
-        return;
-    if (w == nullptr) {
-        struct blocking_waiter : waiter {
-            lock_latch latch;
-        } bw{{[](waiter& self) noexcept { static_cast<blocking_waiter&>(self).latch.set(); }}, {}};
-        if (s.add_waiter(bw))
-            bw.latch.wait();
-        return;
-    }
-    // The completer may be anyone (a promise's I/O thread, another pool):
-    // the cross-registry latch keeps our registry alive while it notifies.
-    struct latch_waiter : waiter {
-        spin_latch* latch;
+    // Destroyed by hand, in destroy_callable, so that a throwing destructor
+    // can be caught.
+    union {
+        F func_;
     };
-    spin_latch latch(*w, spin_latch::cross_registry);
-    latch_waiter lw{{[](waiter& self) noexcept { static_cast<latch_waiter&>(self).latch->set(); }}, &latch};
-    if (s.add_waiter(lw))
-        w->wait_until(latch.core());
-}
+    bool alive_ = true;
+};
 
 } // namespace boost::forkjoin::detail
 

@@ -24,6 +24,8 @@
 #include <boost/forkjoin/detail/lock_latch.hpp>
 #include <boost/forkjoin/detail/locked_job_queue.hpp>
 #include <boost/forkjoin/detail/native_thread.hpp>
+#include <boost/forkjoin/detail/resume_queue.hpp>
+#include <boost/forkjoin/detail/running_fiber.hpp>
 #include <boost/forkjoin/detail/termination.hpp>
 #include <boost/forkjoin/detail/thread_count.hpp>
 #include <boost/forkjoin/detail/worker_counters.hpp>
@@ -111,35 +113,39 @@ public:
     }
 
     // Runs jobs until `latch` is set: the latch's setter may be another
-    // worker running a job we are waiting for.
+    // worker running a job we are waiting for. On a fiber, the waiting (and
+    // the jobs run meanwhile) happens on the worker's own stack.
     inline void wait_until(core_latch& latch);
 
-    // Local deque, broadcasts, then other workers, then the injector.
+    // Local deque, broadcasts, fibers to resume, then other workers, then
+    // the injector.
     inline std::optional<job_ref> find_work();
     inline std::optional<job_ref> steal();
     inline bool has_injected_jobs() const noexcept;
 
-    // A job found in a queue runs on whatever stack the worker is on, which
-    // may be a fiber's (the fiber waits in a join). It is not part of that
-    // fiber, so it must not see it as the current fiber: a future's get()
-    // called from the job waits as a worker instead of parking the fiber
-    // beneath it.
+    // Runs a job taken from a queue. Never on a fiber's stack: a job is not
+    // part of the fiber that happens to be running and may go deeper than
+    // its stack allows, so fiber code hands it to the worker's own stack
+    // (running_fiber.hpp). Not on join's fast path, which runs its own
+    // second half inline.
     //
     // Counts the jobs nested on this stack (see take_local_job).
     void execute(job_ref job) noexcept
     {
-        void* const fiber = current_fiber_;
-        current_fiber_ = nullptr;
+        if (BOOST_FORKJOIN_UNLIKELY(current_fiber_ != nullptr))
+            return current_fiber_->run_on_worker_stack(job);
         ++nested_jobs_;
         job.execute();
         --nested_jobs_;
-        current_fiber_ = fiber;
     }
 
-    // The fiber task (detail::fiber_task_base) this worker is running right
-    // now, or nullptr. Set by the fiber's own job around each resume.
-    void* current_fiber() const noexcept { return current_fiber_; }
-    void set_current_fiber(void* fiber) noexcept { current_fiber_ = fiber; }
+    // The fiber task this worker is running right now, or nullptr. Set by
+    // the fiber's own job around each resume (fiber_task.hpp).
+    running_fiber* current_fiber() const noexcept { return current_fiber_; }
+    void set_current_fiber(running_fiber* fiber) noexcept { current_fiber_ = fiber; }
+
+    // Fibers whose home is this worker, unparked and waiting to resume here.
+    resume_queue& resumes() noexcept { return resumes_; }
 
     core_latch& terminate_latch() noexcept { return terminate_; }
     broadcast_queue& broadcasts() noexcept { return broadcasts_; }
@@ -147,6 +153,9 @@ public:
 
 private:
     friend class registry_base;
+
+    // The cold half of wait_until on a fiber, out of line.
+    void wait_on_worker_stack(core_latch& latch);
 
     chase_lev_deque deque_;
     // The registry's, copied here so that a push reads it without first
@@ -159,8 +168,10 @@ private:
     broadcast_queue broadcasts_;
     locked_job_queue fifo_;
     core_latch terminate_;
-    void* current_fiber_ = nullptr;
+    running_fiber* current_fiber_ = nullptr;
     std::size_t nested_jobs_ = 0; // jobs running inside execute() on this worker
+    // Pushed by any thread: a line of its own.
+    alignas(cache_line_size) resume_queue resumes_;
     alignas(cache_line_size) worker_counters counters_;
 };
 
@@ -222,6 +233,7 @@ public:
     {
         if (options_.spin_limit < std::chrono::nanoseconds::zero())
             throw std::invalid_argument("boost::forkjoin: pool_options::spin_limit must not be negative");
+        check_fiber_stack_size(options_.fiber_stack_size);
     }
 
     registry_base(registry_base const&) = delete;
@@ -411,7 +423,12 @@ public:
         if (BOOST_FORKJOIN_UNLIKELY(forked_away()))
             fail("boost::forkjoin: a job called fork() and the child went on waiting for work of the pool, whose "
                  "other threads exist only in the parent; a child forked inside a job must exec or _exit");
-        wait_until_cold(worker, latch);
+        // On a fiber, the wait and the jobs it runs go to the worker's own
+        // stack (running_fiber.hpp).
+        if (BOOST_FORKJOIN_UNLIKELY(worker.current_fiber_ != nullptr))
+            worker.wait_on_worker_stack(latch);
+        else
+            wait_until_cold(worker, latch);
     }
 
     // --- worker_host: the thread_builder's side ---------------------------------
@@ -600,6 +617,18 @@ private:
         return n;
     }
 
+    // Below the minimum, the fiber's own frames (Boost.Context's record at
+    // the top of the stack, the task's entry, an exception's unwinding, a
+    // signal handler) would overrun a stack before user code runs at all.
+    static void check_fiber_stack_size(std::size_t size)
+    {
+        if (size < pool_options::min_fiber_stack_size)
+            throw std::invalid_argument("boost::forkjoin: pool_options::fiber_stack_size is " + std::to_string(size)
+                                        + " bytes; the minimum is "
+                                        + std::to_string(pool_options::min_fiber_stack_size)
+                                        + " (pool_options::min_fiber_stack_size)");
+    }
+
     // Gives worker `index` to the spawn handler, or to a thread of our own.
     void hand_out_worker(std::size_t index)
     {
@@ -780,6 +809,21 @@ inline void worker_thread::wait_until(core_latch& latch)
         registry_.wait_for_latch(*this, latch);
 }
 
+BOOST_FORKJOIN_NOINLINE inline void worker_thread::wait_on_worker_stack(core_latch& latch)
+{
+    struct wait_args {
+        worker_thread* worker;
+        core_latch* latch;
+    } args{this, &latch};
+    // `args` stays on the fiber's stack, which does not move while the
+    // worker runs the wait.
+    current_fiber_->run_on_worker_stack({[](void* p) noexcept {
+                                             auto const& a = *static_cast<wait_args*>(p);
+                                             a.worker->registry_.wait_until_cold(*a.worker, *a.latch);
+                                         },
+                                         &args});
+}
+
 inline std::optional<job_ref> worker_thread::steal()
 {
     std::size_t const n = registry_.num_threads_;
@@ -811,6 +855,8 @@ inline std::optional<job_ref> worker_thread::find_work()
         return job;
     if (auto job = broadcasts_.pop())
         return job;
+    if (auto job = resumes_.pop())
+        return job;
     if (auto job = steal())
         return job;
     return registry_.pop_injected();
@@ -818,7 +864,7 @@ inline std::optional<job_ref> worker_thread::find_work()
 
 inline bool worker_thread::has_injected_jobs() const noexcept
 {
-    return !broadcasts_.empty() || registry_.has_injected_jobs();
+    return !broadcasts_.empty() || resumes_.has_work() || registry_.has_injected_jobs();
 }
 
 } // namespace boost::forkjoin::detail

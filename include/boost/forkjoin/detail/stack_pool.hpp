@@ -6,11 +6,11 @@
 
 // Fiber stacks, cached per worker thread.
 //
-// A fiber is created on the worker that first runs its task and its stack
-// is released on whichever worker resumed it last, so each worker keeps a
-// small free list of stacks. Getting one from the list and giving it back
-// costs no lock and no system call: in the steady state a future costs no
-// mmap, no mprotect and no malloc of its stack.
+// A fiber is created on its home worker, lives there and finishes there
+// (fiber_task.hpp), so each worker keeps a small free list of stacks.
+// Getting one from the list and giving it back costs no lock and no system
+// call: in the steady state a future costs no mmap, no mprotect and no
+// malloc of its stack.
 //
 // The cache is a thread_local of the worker thread rather than a member of
 // the worker: a worker thread belongs to one registry for its whole life,
@@ -18,21 +18,102 @@
 // thread_local's destructor frees the cached stacks when the worker exits,
 // i.e. inside the pool's destructor. No lock, no leak.
 //
-// Stacks come from Boost.Context: fixedsize_stack (malloc, no guard) or
-// protected_fixedsize_stack (mmap plus one PROT_NONE guard page below the
-// stack, so that an overflow faults instead of overwriting the neighbour).
-// A guarded stack is one more mapping for the kernel: Linux's default
-// vm.max_map_count of 65530 bounds the guarded fibers alive at once to
-// about 32,000 (two mappings each), which is why guard pages are opt-in.
+// The stacks are allocated here rather than by Boost.Context's
+// fixedsize_stack and protected_fixedsize_stack, for two reasons:
+//  * protected_fixedsize_stack ignores the result of the mprotect that makes
+//    its guard page (an assertion in debug builds, nothing with NDEBUG), and
+//    mprotect does fail once the process has vm.max_map_count mappings
+//    (65530 by default on Linux: about 32,000 guarded stacks). A stack
+//    without its guard page is exactly what guard pages exist to prevent, so
+//    here a failed mprotect fails the allocation, and the task's future
+//    holds the error.
+//  * Boost.Context's allocators read its compiled stack_traits; without
+//    them, a program built on the header-only ucontext back end (for the
+//    sanitizers, see doc/futures.adoc) needs nothing from libboost_context.
+//
+// A guarded stack is one PROT_NONE page below the usable stack, which keeps
+// the full requested size; the two are two kernel mappings, which is why
+// guard pages are opt-in.
 
-#include <boost/context/fixedsize_stack.hpp>
-#include <boost/context/protected_fixedsize_stack.hpp>
 #include <boost/context/stack_context.hpp>
 
+#include <cerrno>
 #include <cstddef>
+#include <cstdlib>
+#include <limits>
+#include <new>
+#include <system_error>
 #include <vector>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#  define BOOST_FORKJOIN_ASAN 1
+#elif defined(__has_feature)
+#  if __has_feature(address_sanitizer)
+#    define BOOST_FORKJOIN_ASAN 1
+#  endif
+#endif
+#if defined(BOOST_FORKJOIN_ASAN)
+#  include <sanitizer/asan_interface.h>
+#endif
+
 namespace boost::forkjoin::detail {
+
+// Allocation and release of one stack, without a cache.
+struct fiber_stack_allocation {
+    static std::size_t page_size() noexcept
+    {
+        static std::size_t const size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+        return size;
+    }
+
+    // `size` usable bytes. Throws std::bad_alloc (unguarded) or
+    // std::system_error (guarded: mmap or mprotect failed; the message
+    // says which).
+    static boost::context::stack_context allocate(std::size_t size, bool guard)
+    {
+        boost::context::stack_context sctx;
+        if (!guard) {
+            void* const bottom = std::malloc(size);
+            if (bottom == nullptr)
+                throw std::bad_alloc();
+            sctx.size = size;
+            sctx.sp = static_cast<char*>(bottom) + size;
+            return sctx;
+        }
+        std::size_t const page = page_size();
+        if (size > std::numeric_limits<std::size_t>::max() - 2 * page)
+            throw std::bad_alloc();
+        std::size_t const usable = (size + page - 1) / page * page;
+        void* const base = ::mmap(nullptr, usable + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (base == MAP_FAILED)
+            throw std::system_error(errno, std::system_category(),
+                                    "boost::forkjoin: cannot map a guarded fiber stack");
+        if (::mprotect(base, page, PROT_NONE) != 0) {
+            int const error = errno;
+            ::munmap(base, usable + page);
+            throw std::system_error(error, std::system_category(),
+                                    "boost::forkjoin: cannot make the guard page of a fiber stack "
+                                    "(too many mappings? see vm.max_map_count)");
+        }
+        sctx.size = usable;
+        sctx.sp = static_cast<char*>(base) + page + usable;
+        return sctx;
+    }
+
+    static void deallocate(boost::context::stack_context const& sctx, bool guard) noexcept
+    {
+        char* const bottom = static_cast<char*>(sctx.sp) - sctx.size;
+        if (!guard) {
+            std::free(bottom);
+            return;
+        }
+        std::size_t const page = page_size();
+        ::munmap(bottom - page, sctx.size + page);
+    }
+};
 
 class stack_cache {
 public:
@@ -47,8 +128,8 @@ public:
 
     ~stack_cache()
     {
-        for (auto& sctx : free_)
-            release(sctx, size_, guard_);
+        for (auto const& sctx : free_)
+            fiber_stack_allocation::deallocate(sctx, guard_);
     }
 
     // The first call on a thread fixes its settings: every worker of one
@@ -60,59 +141,46 @@ public:
             guard_ = guard;
             free_.reserve(max_cached);
         }
-        if (!free_.empty()) {
-            boost::context::stack_context const sctx = free_.back();
-            free_.pop_back();
-            return sctx;
-        }
-        if (guard_)
-            return boost::context::protected_fixedsize_stack(size_).allocate();
-        return boost::context::fixedsize_stack(size_).allocate();
+        if (free_.empty() || size != size_ || guard != guard_)
+            return fiber_stack_allocation::allocate(size, guard);
+        boost::context::stack_context const sctx = free_.back();
+        free_.pop_back();
+#if defined(BOOST_FORKJOIN_ASAN)
+        // The frames of the fiber that last ran here never returned (a
+        // finished fiber switches away from inside them): clear their
+        // shadow, or the next fiber's first writes look like overflows.
+        ASAN_UNPOISON_MEMORY_REGION(static_cast<char*>(sctx.sp) - sctx.size, sctx.size);
+#endif
+        return sctx;
     }
 
     // `size` and `guard` are the stack's own: a thread whose cache holds
-    // other stacks (or none yet) frees it rather than keeping it.
-    void deallocate(boost::context::stack_context& sctx, std::size_t size, bool guard) noexcept
+    // other stacks frees it rather than keeping it.
+    void deallocate(boost::context::stack_context const& sctx, std::size_t size, bool guard) noexcept
     {
         if (size == size_ && guard == guard_ && free_.size() < max_cached)
             free_.push_back(sctx); // capacity reserved: cannot throw
         else
-            release(sctx, size, guard);
+            fiber_stack_allocation::deallocate(sctx, guard);
     }
 
     std::size_t cached() const noexcept { return free_.size(); }
 
 private:
-    static void release(boost::context::stack_context& sctx, std::size_t size, bool guard) noexcept
-    {
-        if (guard)
-            boost::context::protected_fixedsize_stack(size).deallocate(sctx);
-        else
-            boost::context::fixedsize_stack(size).deallocate(sctx);
-    }
-
     std::size_t size_ = 0;
     bool guard_ = false;
     std::vector<boost::context::stack_context> free_;
 };
 
-// Never inlined, and opaque to the optimizer: a fiber may leave one thread
-// at a suspension point and resume on another, and a compiler that thinks
-// it is still on the first thread could reuse the first thread's TLS
-// address. Every read of a thread_local on a path a fiber runs goes
-// through one of these functions.
-[[gnu::noinline]] inline stack_cache& this_thread_stacks() noexcept
+inline stack_cache& this_thread_stacks() noexcept
 {
     static thread_local stack_cache cache;
-    asm volatile("" ::: "memory");
     return cache;
 }
 
-// The StackAllocator Boost.Context's fiber is created with. allocate() runs
-// on the worker that first runs the task; deallocate() runs on the worker
-// that resumed the fiber when it finished, which may be another one: both
-// use the cache of the thread they run on, never one remembered from
-// elsewhere.
+// The StackAllocator Boost.Context's fiber is created with. Both calls run
+// on the fiber's home worker (the fiber never leaves it), so both use that
+// thread's cache.
 struct cached_stack_allocator {
     std::size_t size;
     bool guard;
