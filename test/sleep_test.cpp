@@ -8,6 +8,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "policies.hpp"
+#include "watchdog.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -45,40 +46,6 @@ std::string describe(fj::pool_stats const& s)
            + " steals=" + std::to_string(s.steals);
 }
 
-// Fails loudly instead of hanging if a test's progress stalls: a lost
-// wake-up must show up as a failure with the counters, not as a CI timeout.
-class stall_watchdog {
-public:
-    template <class Stats>
-    stall_watchdog(char const* what, std::chrono::seconds limit, Stats stats)
-        : thread_([this, what, limit, stats] {
-              std::unique_lock lock(mutex_);
-              if (!cv_.wait_for(lock, limit, [this] { return done_; })) {
-                  std::fprintf(stderr, "FATAL: %s made no progress for %llds; %s\n", what,
-                               static_cast<long long>(limit.count()), describe(stats()).c_str());
-                  std::fflush(stderr);
-                  std::_Exit(3);
-              }
-          })
-    {
-    }
-
-    ~stall_watchdog()
-    {
-        {
-            std::lock_guard lock(mutex_);
-            done_ = true;
-        }
-        cv_.notify_all();
-        thread_.join();
-    }
-
-private:
-    std::mutex mutex_;
-    std::condition_variable cv_;
-    bool done_ = false;
-    std::thread thread_;
-};
 
 } // namespace
 
@@ -149,7 +116,11 @@ void inject_with_random_pauses(std::size_t jobs, fj::pool_options options)
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(no_lost_wakeup_for_injected_jobs, Policy, test::all_policies)
 {
-    inject_with_random_pauses<Policy>(100'000, test::threads(2));
+    // Fewer jobs under the sanitizers, which run this again at a tenth of
+    // the speed: they look for races and bad accesses, which a shorter run
+    // exercises the same way; the long hunt for a rare lost wake-up is the
+    // plain build's.
+    inject_with_random_pauses<Policy>(BOOST_FORKJOIN_TEST_SANITIZED ? 25'000 : 100'000, test::threads(2));
 }
 
 // The same with the workers' spin budgets at both ends: never spinning
@@ -160,7 +131,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(no_lost_wakeup_at_any_spin_limit, Policy, test::al
     for (std::chrono::nanoseconds const limit : {std::chrono::nanoseconds(0), std::chrono::nanoseconds(1ms)}) {
         fj::pool_options options = test::threads(2);
         options.spin_limit = limit;
-        inject_with_random_pauses<Policy>(20'000, options);
+        inject_with_random_pauses<Policy>(8'000, options);
     }
 }
 
@@ -172,7 +143,7 @@ template <class Policy>
 void run_latch_scenario(int reps, fj::pool_options options)
 {
     test::pool<Policy> pool(std::move(options));
-    stall_watchdog const watchdog("latch scenario", 60s, [&pool] { return pool.stats(); });
+    test::watchdog const watchdog("latch scenario", 60s, [&pool] { return describe(pool.stats()); });
     std::mt19937 rng(7);
     std::uniform_int_distribution<int> t3_us(0, 150);
     int scripted = 0;

@@ -13,6 +13,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "policies.hpp"
+#include "watchdog.hpp"
 
 #include <boost/forkjoin/detail/lock_latch.hpp>
 #include <boost/forkjoin/spin_budget.hpp>
@@ -39,33 +40,6 @@ void busy_for(std::chrono::nanoseconds d)
     auto const end = std::chrono::steady_clock::now() + d;
     while (std::chrono::steady_clock::now() < end) {}
 }
-
-// Ends the process with a message if `seconds` pass before `done`: a lost
-// wake-up must fail the test, not hang CI.
-class hang_guard {
-public:
-    hang_guard(char const* what, int seconds)
-        : thread_([this, what, seconds] {
-              for (int i = 0; i < seconds * 10; ++i) {
-                  if (done_.load())
-                      return;
-                  std::this_thread::sleep_for(100ms);
-              }
-              std::fprintf(stderr, "FATAL: %s still waiting after %d s: a lost wake-up\n", what, seconds);
-              std::_Exit(3);
-          })
-    {
-    }
-    ~hang_guard()
-    {
-        done_ = true;
-        thread_.join();
-    }
-
-private:
-    std::atomic<bool> done_{false};
-    std::thread thread_;
-};
 
 } // namespace
 
@@ -107,6 +81,21 @@ BOOST_AUTO_TEST_CASE(a_caught_wait_never_lowers_the_budget)
         budget.missed(1ms);
     budget.caught(3us); // caught within the floor's spin? it grows to twice
     BOOST_TEST(budget.current().count() == std::chrono::nanoseconds(6us).count());
+}
+
+BOOST_AUTO_TEST_CASE(learn_is_caught_or_missed_as_the_wait_blocked)
+{
+    spin_budget learnt(64us), by_hand(64us);
+    std::chrono::nanoseconds const waits[] = {1ms, 3us, 1ms, 1ms, 10us, 200us, 2us};
+    bool const blocked[] = {true, false, true, true, true, true, false};
+    for (std::size_t i = 0; i < std::size(waits); ++i) {
+        learnt.learn(waits[i], blocked[i]);
+        if (blocked[i])
+            by_hand.missed(waits[i]);
+        else
+            by_hand.caught(waits[i]);
+        BOOST_TEST(learnt.current().count() == by_hand.current().count());
+    }
 }
 
 BOOST_AUTO_TEST_CASE(a_zero_limit_never_spins)
@@ -188,7 +177,7 @@ BOOST_AUTO_TEST_CASE(a_latch_set_before_the_wait_returns_at_once)
 // frame and is gone as soon as wait() returns.
 BOOST_AUTO_TEST_CASE(no_set_is_lost_in_any_phase_of_the_wait)
 {
-    hang_guard const guard("latch stress", 120);
+    test::watchdog const guard("latch stress", std::chrono::seconds(120));
     constexpr int rounds = 20'000;
     std::mt19937 rng(11);
     // Limits: never spin, shorter than most delays, longer than all.
@@ -220,7 +209,7 @@ BOOST_AUTO_TEST_CASE(no_set_is_lost_in_any_phase_of_the_wait)
 
 BOOST_AUTO_TEST_CASE(a_waiter_blocked_for_long_is_woken)
 {
-    hang_guard const guard("blocked waiter", 60);
+    test::watchdog const guard("blocked waiter", std::chrono::seconds(60));
     for (int i = 0; i < 20; ++i) {
         fj::detail::lock_latch latch;
         std::thread setter([&] {
@@ -238,7 +227,7 @@ BOOST_AUTO_TEST_CASE(a_waiter_blocked_for_long_is_woken)
 // under three limits: every install returns with its own result.
 BOOST_AUTO_TEST_CASE_TEMPLATE(installs_of_every_length_return_under_every_spin_limit, Policy, test::all_policies)
 {
-    hang_guard const guard("installs", 300);
+    test::watchdog const guard("installs", std::chrono::seconds(300));
     for (std::chrono::nanoseconds const limit : {std::chrono::nanoseconds(0ns), std::chrono::nanoseconds(20us),
                                                  std::chrono::nanoseconds(2ms)}) {
         fj::pool_options options = test::threads(2);
@@ -269,7 +258,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(installs_of_every_length_return_under_every_spin_l
 // same latch.
 BOOST_AUTO_TEST_CASE(in_place_scopes_from_outside_see_every_job)
 {
-    hang_guard const guard("scopes", 120);
+    test::watchdog const guard("scopes", std::chrono::seconds(120));
     for (int i = 0; i < 2'000; ++i) {
         std::atomic<int> ran{0};
         fj::in_place_scope([&](fj::lifo_scope& s) {

@@ -8,12 +8,15 @@
 // a deadlock holds a watchdog, which ends the process with a message naming
 // the test if the guarded region has not finished after a generous limit.
 // A hung pool cannot be unwound (its workers wait forever), so the process
-// exits rather than throwing.
+// exits rather than throwing. `report`, if given, says what the test had
+// done by then (a pool's counters, say), so that a lost wake-up shows up as
+// a failure with its evidence rather than as a CI time-out.
 
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -22,8 +25,9 @@ namespace test {
 
 class watchdog {
 public:
-    explicit watchdog(std::string what, std::chrono::seconds limit = std::chrono::seconds(120))
-        : what_(std::move(what)), thread_([this, limit] { watch(limit); })
+    explicit watchdog(std::string what, std::chrono::seconds limit = std::chrono::seconds(120),
+                      std::function<std::string()> report = {})
+        : what_(std::move(what)), report_(std::move(report)), thread_([this, limit] { watch(limit); })
     {
     }
 
@@ -45,14 +49,16 @@ private:
     {
         std::unique_lock lock(mutex_);
         if (!cv_.wait_for(lock, limit, [this] { return done_; })) {
-            std::fprintf(stderr, "watchdog: '%s' still running after %lld s: hung\n", what_.c_str(),
-                         static_cast<long long>(limit.count()));
+            std::fprintf(stderr, "watchdog: '%s' still running after %lld s: hung%s%s\n", what_.c_str(),
+                         static_cast<long long>(limit.count()), report_ ? "; " : "",
+                         report_ ? report_().c_str() : "");
             std::fflush(stderr);
             std::_Exit(3);
         }
     }
 
     std::string what_;
+    std::function<std::string()> report_;
     std::mutex mutex_;
     std::condition_variable cv_;
     bool done_ = false;

@@ -82,6 +82,10 @@ public:
             budget_ = std::max(budget_ / 2, least());
     }
 
+    // A wait that lasted `waited` is over: caught() if the thread never
+    // blocked in it, missed() if it did.
+    void learn(duration waited, bool blocked) noexcept { blocked ? missed(waited) : caught(waited); }
+
     // Spins until `done()` is true, or `current()` has passed, or
     // `may_spin()` is false; returns whether `done()` became true, and
     // learns from the outcome if it did (a miss is learnt by the caller once

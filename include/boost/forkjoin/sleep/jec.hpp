@@ -300,12 +300,7 @@ private:
     {
         if (!idle.teaches)
             return;
-        spin_budget& budget = worker_states_[idle.worker_index].budget;
-        spin_budget::duration const idle_for = clock::now() - idle.idle_since;
-        if (idle.slept)
-            budget.missed(idle_for);
-        else
-            budget.caught(idle_for);
+        worker_states_[idle.worker_index].budget.learn(clock::now() - idle.idle_since, idle.slept);
     }
 
     // Rayon's wake decision. Awake-but-idle threads will find the new jobs

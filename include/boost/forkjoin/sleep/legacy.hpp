@@ -90,12 +90,7 @@ public:
         // needed, but that is the protocol as rayon shipped it.
         if (idle.sleepy)
             tickle();
-        spin_budget& budget = budgets_[idle.worker_index].budget;
-        spin_budget::duration const idle_for = clock::now() - idle.idle_since;
-        if (idle.slept)
-            budget.missed(idle_for);
-        else
-            budget.caught(idle_for);
+        budgets_[idle.worker_index].budget.learn(clock::now() - idle.idle_since, idle.slept);
     }
 
     template <class HasInjectedJobs>
