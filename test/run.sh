@@ -160,7 +160,7 @@ fuzz() {
     if [ -e "${regressions[0]}" ]; then
         build/fuzz/program_fuzzer "${regressions[@]}" || return 1
     fi
-    build/fuzz/program_fuzzer -max_total_time="${FORKJOIN_FUZZ_SECONDS:-60}" -rss_limit_mb=4096 \
+    build/fuzz/program_fuzzer -max_total_time="${FORKJOIN_FUZZ_SECONDS:-30}" -rss_limit_mb=4096 \
         -artifact_prefix=build/fuzz-artifacts/ build/fuzz-corpus test/fuzz/regressions
 }
 run_check fuzz fuzz
