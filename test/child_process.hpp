@@ -14,6 +14,8 @@
 // Inside the child Boost.Test is not usable (its results stay in the
 // child); report with child_require, which prints and exits with status 1.
 
+#include <boost/forkjoin/errors.hpp>
+
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -157,6 +159,19 @@ inline child_result run_in_child(std::function<void()> const& body,
         }
     }
     return result;
+}
+
+// In a forked child: does `use()` throw pool_terminated, and does its
+// message say the pool belongs to the parent (names fork())?
+template <class Use>
+bool refused_after_fork(Use&& use)
+{
+    try {
+        use();
+    } catch (boost::forkjoin::pool_terminated const& e) {
+        return std::string(e.what()).find("fork") != std::string::npos;
+    }
+    return false;
 }
 
 } // namespace test

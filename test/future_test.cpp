@@ -1132,22 +1132,14 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(futures_in_a_forked_child, Policy, test::all_polic
         spin_until([&] { return ready.poll(); });
         std::this_thread::sleep_for(50ms); // the fiber parks, the workers fall asleep
         test::child_result const child = test::run_in_child([&] {
-            auto says_fork = [](auto&& use) {
-                try {
-                    use();
-                } catch (fj::pool_terminated const& e) {
-                    return std::string(e.what()).find("fork") != std::string::npos;
-                }
-                return false;
-            };
             test::child_require(ready.get() == 7, "a future ready before the fork gives its value");
             test::child_require(!waiting.poll(), "poll in the child");
-            test::child_require(says_fork([&] { waiting.wait(); }), "wait in the child");
-            test::child_require(says_fork([&] { (void)waiting.get(); }), "get in the child");
+            test::child_require(test::refused_after_fork([&] { waiting.wait(); }), "wait in the child");
+            test::child_require(test::refused_after_fork([&] { (void)waiting.get(); }), "get in the child");
             test::child_require(waiting.valid(), "a failed get leaves the future valid");
             // A worker of a pool built in the child waits for it: the same error.
             test::pool<Policy> child_pool(test::threads(2));
-            test::child_require(child_pool.install([&] { return says_fork([&] { waiting.wait(); }); }),
+            test::child_require(child_pool.install([&] { return test::refused_after_fork([&] { waiting.wait(); }); }),
                                 "wait on a worker of the child's own pool");
             input.set_value(1); // the parked fiber's unpark must not reach its pool
             waiting.cancel();
