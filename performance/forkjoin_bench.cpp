@@ -73,10 +73,10 @@ int driver_main(int argc, char** argv)
     print_header(m, o);
     auto const plan = build_plan(o, wls, impls, used);
     auto const t_start = wall_ns();
-    auto const results = run_plan(plan, self, rayon, o.timeout_s);
+    auto const results = run_plan(plan, self, rayon, o.timeout_s, o.rounds);
 
     print_tables(wls, results, used, o);
-    fmt::print("\n{} runs ({} child processes) in {:.1f} s\n", results.size(), plan.size(),
+    fmt::print("\n{} runs ({} child processes) in {:.1f} s\n", results.size(), plan.size() * std::size_t(o.rounds),
                double(wall_ns() - t_start) / 1e9);
     if (!o.json.empty())
         write_json(o.json, m, o, wls, results, used);

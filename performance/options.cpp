@@ -33,6 +33,9 @@ void print_help()
         "                          the three policies\n"
         "  --threads 1,2           thread counts (default: 1, 2 and the core count)\n"
         "  --reps N                measured repetitions per run (default: per workload)\n"
+        "  --rounds N              run the whole plan N times over (default 1): each row\n"
+        "                          gets N child processes spread over the run, and its\n"
+        "                          median is over all their repetitions\n"
         "  --set wl.key=value      override a workload parameter, e.g. --set fib.n=30\n"
         "  --json FILE             write all results, raw repetitions included, as JSON\n"
         "  --csv FILE              write the summary as CSV\n"
@@ -101,6 +104,11 @@ options parse_options(int argc, char** argv)
             if (n < 1)
                 usage_error("--reps needs a positive number");
             o.reps = n;
+        } else if (a == "--rounds") {
+            int n = std::atoi(value(i).c_str());
+            if (n < 1)
+                usage_error("--rounds needs a positive number");
+            o.rounds = n;
         } else if (a == "--set") {
             auto kv = value(i);
             auto dot = kv.find('.'), eq = kv.find('=');

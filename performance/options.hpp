@@ -21,6 +21,7 @@ struct options {
     std::vector<std::string> impls;     // empty: all
     std::vector<std::size_t> threads;   // empty: 1, 2 and the core count
     std::optional<int> reps;
+    int rounds = 1; // the whole plan, this many times, interleaved in time
     std::string json, csv, plots;
     std::string rayon;    // path of rayon-bench; empty: search
     double timeout_s = 0; // per child; 0: 300 (full) or 60 (quick)

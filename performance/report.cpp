@@ -96,6 +96,10 @@ void print_header(machine_info const& m, options const& o)
                "           the library's policies share one, interleaved, a fresh pool per repetition\n",
                o.quick ? "--quick (smoke test: fewer repetitions, reduced sizes where labelled)" : "full",
                threads_list);
+    if (o.rounds > 1)
+        fmt::print("rounds:    {}: the whole plan ran {} times over; each median is over the repetitions of all\n"
+                   "           rounds, so that a drift in the machine's speed falls on every row alike\n",
+                   o.rounds, o.rounds);
     fmt::print("env:       {}\n",
                m.env.empty() ? std::string("no OMP_/GOMP_/KMP_/TBB_/RAYON_/FORKJOIN_ variables set") : m.env);
     if (m.load_1min >= 0.5 * m.cores)
@@ -195,7 +199,8 @@ void write_json(std::string const& path, machine_info const& m, options const& o
       << ", \"os\": " << json_string(m.os) << ", \"compiler\": " << json_string(m.compiler)
       << ", \"libraries\": " << json_string(m.libraries) << ", \"rayon\": " << json_string(m.rayon)
       << ", \"load_average\": " << json_string(m.load) << ", \"env\": " << json_string(m.env) << ", \"date\": " << json_string(m.date) << "},\n";
-    f << "  \"mode\": " << json_string(o.quick ? "quick" : "full") << ",\n  \"workloads\": [\n";
+    f << "  \"mode\": " << json_string(o.quick ? "quick" : "full") << ",\n  \"rounds\": " << o.rounds
+      << ",\n  \"workloads\": [\n";
     for (std::size_t i = 0; i < wls.size(); ++i) {
         auto const* wl = wls[i];
         f << "    {\"name\": " << json_string(wl->name) << ", \"title\": " << json_string(wl->title)

@@ -241,27 +241,49 @@ std::vector<plan_item> build_plan(options const& o, std::vector<workload const*>
 }
 
 std::vector<run_result> run_plan(std::vector<plan_item> const& plan, std::string const& self, std::string const& rayon,
-                                 double timeout_s)
+                                 double timeout_s, int rounds)
 {
     bool const tty = ::isatty(STDERR_FILENO);
     std::vector<run_result> results;
     auto const t_start = wall_ns();
-    for (std::size_t i = 0; i < plan.size(); ++i) {
-        auto const& item = plan[i];
-        std::string const label =
-            item.impls.size() > 1 ? fmt::format("forkjoin x{}", item.impls.size()) : item.impls.front();
-        fmt::print(stderr, "{}[{:>3}/{}] {:<16} {:<16} threads={:<3} reps={} ... ", tty ? "\r\033[K" : "", i + 1,
-                   plan.size(), item.wl->name, label, item.threads, item.reps);
-        std::fflush(stderr);
-        auto rs = execute(item, self, rayon, timeout_s);
-        auto const bad = std::find_if(rs.begin(), rs.end(), [](auto const& r) { return r.state != run_state::ok; });
-        fmt::print(stderr, "{} {:.1f} s{}", bad == rs.end() ? "ok" : state_name(bad->state), rs.front().seconds,
-                   tty ? "" : "\n");
-        std::fflush(stderr);
-        for (auto& r : rs)
-            results.push_back(std::move(r));
+    for (int round = 0; round < rounds; ++round) {
+        std::size_t next = 0; // the first result of the current item
+        for (std::size_t i = 0; i < plan.size(); ++i) {
+            auto const& item = plan[i];
+            std::string const label =
+                item.impls.size() > 1 ? fmt::format("forkjoin x{}", item.impls.size()) : item.impls.front();
+            std::string const of_rounds = rounds > 1 ? fmt::format(" round {}/{}", round + 1, rounds) : "";
+            fmt::print(stderr, "{}[{:>3}/{}]{} {:<16} {:<16} threads={:<3} reps={} ... ", tty ? "\r\033[K" : "",
+                       i + 1, plan.size(), of_rounds, item.wl->name, label, item.threads, item.reps);
+            std::fflush(stderr);
+            auto rs = execute(item, self, rayon, timeout_s);
+            auto const bad =
+                std::find_if(rs.begin(), rs.end(), [](auto const& r) { return r.state != run_state::ok; });
+            fmt::print(stderr, "{} {:.1f} s{}", bad == rs.end() ? "ok" : state_name(bad->state), rs.front().seconds,
+                       tty ? "" : "\n");
+            std::fflush(stderr);
+            if (round == 0) {
+                for (auto& r : rs)
+                    results.push_back(std::move(r));
+                continue;
+            }
+            // A later round adds its repetitions to the first round's
+            // result; a row that failed or was skipped in any round keeps
+            // that state and its note.
+            for (std::size_t k = 0; k < rs.size(); ++k) {
+                run_result& r = results[next + k];
+                r.seconds += rs[k].seconds;
+                r.reps.insert(r.reps.end(), std::make_move_iterator(rs[k].reps.begin()),
+                              std::make_move_iterator(rs[k].reps.end()));
+                if (r.state == run_state::ok && rs[k].state != run_state::ok) {
+                    r.state = rs[k].state;
+                    r.note = fmt::format("round {}: {}", round + 1, rs[k].note);
+                }
+            }
+            next += rs.size();
+        }
     }
-    fmt::print(stderr, "{}done: {} child processes in {:.1f} s\n", tty ? "\r\033[K" : "", plan.size(),
+    fmt::print(stderr, "{}done: {} child processes in {:.1f} s\n", tty ? "\r\033[K" : "", plan.size() * rounds,
                double(wall_ns() - t_start) / 1e9);
     return results;
 }

@@ -51,11 +51,19 @@ std::vector<plan_item> build_plan(options const& o, std::vector<workload const*>
                                   std::vector<std::string_view> const& impls,
                                   std::map<std::string_view, params> const& used);
 
-// Runs every item, showing progress on stderr. `self` is this program,
-// `rayon` the rayon-bench binary ("" if none). Results come in plan order,
-// one per implementation of each item.
+// Runs every item `rounds` times, showing progress on stderr. `self` is
+// this program, `rayon` the rayon-bench binary ("" if none). Results come in
+// plan order, one per implementation of each item, with the repetitions of
+// all rounds.
+//
+// Rounds are for a noisy machine. A shared VM's speed drifts by tens of
+// percent over seconds (another tenant, the host's clock); one child per
+// row would measure each row in its own stretch of that drift, and the
+// ratios between rows would carry it. Running the whole plan again and
+// again spreads every row over the whole run, so the drift falls on all
+// of them alike.
 std::vector<run_result> run_plan(std::vector<plan_item> const& plan, std::string const& self, std::string const& rayon,
-                                 double timeout_s);
+                                 double timeout_s, int rounds = 1);
 
 } // namespace forkjoin_bench
 
