@@ -19,6 +19,7 @@
 #include <boost/forkjoin/spin_budget.hpp>
 
 #include <atomic>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +27,8 @@
 #include <stdexcept>
 #include <thread>
 #include <vector>
+
+#include <pthread.h>
 
 namespace fj = boost::forkjoin;
 using namespace std::chrono_literals;
@@ -219,6 +222,72 @@ BOOST_AUTO_TEST_CASE(a_waiter_blocked_for_long_is_woken)
         latch.wait(spin_budget::default_limit);
         setter.join();
     }
+}
+
+// A waiter that blocked learns from when the latch was set, not from when it
+// ran again. Here its thread is held up after the set for far longer than
+// the limit (a signal handler that runs on it for 20 ms, as a slow wake-up
+// on a busy VM would): the wait itself lasted a fraction of the limit, so
+// the next one should spin for it. Learning from the return instead would
+// halve the budget, and a loop of such waits would block forever after.
+namespace held_up {
+std::atomic<bool> in_handler{false};
+extern "C" void hold_the_thread(int)
+{
+    in_handler.store(true);
+    auto const until = std::chrono::steady_clock::now() + 20ms;
+    while (std::chrono::steady_clock::now() < until) {
+    }
+}
+} // namespace held_up
+
+BOOST_AUTO_TEST_CASE(a_blocked_waiter_learns_from_the_set_not_from_its_wake_up)
+{
+#if defined(__SANITIZE_THREAD__)
+    BOOST_TEST_MESSAGE("skipped under TSan, which defers signal handlers");
+#else
+    test::watchdog const guard("held-up waiter", std::chrono::seconds(60));
+    struct sigaction action {};
+    action.sa_handler = held_up::hold_the_thread;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    struct sigaction previous {};
+    BOOST_REQUIRE(::sigaction(SIGUSR1, &action, &previous) == 0);
+
+    constexpr auto limit = std::chrono::nanoseconds(2ms);
+    spin_budget& budget = fj::detail::outside_spin_budget;
+    budget.set_limit(limit);
+    budget.missed(10 * limit); // start from the floor
+    auto const floor = budget.current();
+
+    fj::detail::lock_latch latch;
+    std::atomic<bool> waiting{false};
+    pthread_t const waiter = ::pthread_self();
+    std::thread setter([&] {
+        while (!waiting.load())
+            std::this_thread::yield();
+        std::this_thread::sleep_for(1ms); // the waiter blocks (it may not spin)
+        held_up::in_handler.store(false);
+        ::pthread_kill(waiter, SIGUSR1);
+        while (!held_up::in_handler.load())
+            std::this_thread::yield();
+        latch.set(); // while the waiter's thread is held up for 20 ms
+    });
+    auto const started = std::chrono::steady_clock::now();
+    waiting.store(true);
+    latch.wait(limit, [] { return false; });
+    auto const returned = std::chrono::steady_clock::now() - started;
+    setter.join();
+    ::sigaction(SIGUSR1, &previous, nullptr);
+
+    BOOST_TEST_MESSAGE("returned after " << returned.count() / 1000 << " us; budget now "
+                                         << budget.current().count() / 1000 << " us");
+    BOOST_TEST((returned >= 20ms));
+    // The set came within about 1-2 ms: twice that, capped at the limit,
+    // far above the floor the budget started from.
+    BOOST_TEST((budget.current() > 4 * floor));
+    BOOST_TEST((budget.current() >= limit / 2));
+#endif
 }
 
 // --- Pools waited for from outside ------------------------------------------------

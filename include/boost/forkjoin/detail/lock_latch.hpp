@@ -50,6 +50,7 @@ public:
         // by the next owner).
         std::lock_guard lock(mutex_);
         woken_ = true;
+        set_at_ = spin_budget::clock::now();
         cv_.notify_one();
     }
 
@@ -66,6 +67,7 @@ public:
         // Acquire: pairs with set()'s release exchange.
         if (budget.spin([this] { return state_.load(std::memory_order_acquire) == set_state; }, may_spin, started))
             return;
+        spin_budget::clock::time_point ended;
         {
             std::unique_lock lock(mutex_);
             std::uint32_t expected = unset;
@@ -75,10 +77,20 @@ public:
             // visible. On success nothing is read yet: the result comes
             // through the mutex that set() takes after its exchange.
             if (state_.compare_exchange_strong(expected, blocked, std::memory_order_relaxed,
-                                               std::memory_order_acquire))
+                                               std::memory_order_acquire)) {
                 cv_.wait(lock, [this] { return woken_; });
+                ended = set_at_;
+            } else {
+                ended = spin_budget::clock::now();
+            }
         }
-        budget.missed(spin_budget::clock::now() - started);
+        // Learn from when the job ended, not from when we ran again: the
+        // wake-up latency is what blocking added, and a spin would not have
+        // paid it. Counting it would make a job a little shorter than the
+        // limit look longer than the limit once the waiter blocked (tens of
+        // microseconds to wake on a VM), halve the budget, make the waiter
+        // block again: a main loop of 20 us jobs would never spin again.
+        budget.missed(ended - started);
     }
 
     void wait(spin_budget::duration spin_limit = spin_budget::default_limit)
@@ -93,6 +105,7 @@ private:
     std::mutex mutex_;
     std::condition_variable cv_;
     bool woken_ = false; // guarded by mutex_
+    spin_budget::clock::time_point set_at_{}; // guarded by mutex_: when set() found the waiter blocked
 };
 
 } // namespace boost::forkjoin::detail
