@@ -20,6 +20,8 @@
 
 #include <atomic>
 #include <csignal>
+#include <fstream>
+#include <string>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +31,7 @@
 #include <vector>
 
 #include <pthread.h>
+#include <unistd.h>
 
 namespace fj = boost::forkjoin;
 using namespace std::chrono_literals;
@@ -226,16 +229,26 @@ BOOST_AUTO_TEST_CASE(a_waiter_blocked_for_long_is_woken)
 
 // A waiter that blocked learns from when the latch was set, not from when it
 // ran again. Here its thread is held up after the set for far longer than
-// the limit (a signal handler that runs on it for 20 ms, as a slow wake-up
+// the limit (a signal handler that runs on it for 100 ms, as a slow wake-up
 // on a busy VM would): the wait itself lasted a fraction of the limit, so
 // the next one should spin for it. Learning from the return instead would
 // halve the budget, and a loop of such waits would block forever after.
 namespace held_up {
+// Whether the thread whose /proc/self/task/TID/stat this is sleeps (state S).
+bool is_sleeping(std::string const& stat_path)
+{
+    std::ifstream stat(stat_path);
+    std::string line;
+    std::getline(stat, line);
+    auto const after_name = line.rfind(')'); // the name may hold spaces
+    return after_name != std::string::npos && after_name + 2 < line.size() && line[after_name + 2] == 'S';
+}
+
 std::atomic<bool> in_handler{false};
 extern "C" void hold_the_thread(int)
 {
     in_handler.store(true);
-    auto const until = std::chrono::steady_clock::now() + 20ms;
+    auto const until = std::chrono::steady_clock::now() + 100ms;
     while (std::chrono::steady_clock::now() < until) {
     }
 }
@@ -254,24 +267,35 @@ BOOST_AUTO_TEST_CASE(a_blocked_waiter_learns_from_the_set_not_from_its_wake_up)
     struct sigaction previous {};
     BOOST_REQUIRE(::sigaction(SIGUSR1, &action, &previous) == 0);
 
-    constexpr auto limit = std::chrono::nanoseconds(2ms);
+    // Far above the time the waiter takes to block, even on a loaded
+    // machine, and far below the 100 ms it is held up for.
+    constexpr auto limit = std::chrono::nanoseconds(20ms);
     spin_budget& budget = fj::detail::outside_spin_budget;
     budget.set_limit(limit);
-    budget.missed(10 * limit); // start from the floor
+    for (int i = 0; i < 64; ++i)
+        budget.missed(10 * limit); // down to the floor
     auto const floor = budget.current();
+    BOOST_REQUIRE((floor == spin_budget::floor));
 
     fj::detail::lock_latch latch;
     std::atomic<bool> waiting{false};
     pthread_t const waiter = ::pthread_self();
+    std::string const waiter_stat = "/proc/self/task/" + std::to_string(::gettid()) + "/stat";
+    using held_up::is_sleeping;
     std::thread setter([&] {
         while (!waiting.load())
             std::this_thread::yield();
-        std::this_thread::sleep_for(1ms); // the waiter blocks (it may not spin)
+        // The signal must come once the waiter is blocked in the latch (it
+        // may not spin, and nothing else on its way there sleeps): a signal
+        // before would hold it up before it blocked, and it would find the
+        // latch set, never having blocked.
+        while (!is_sleeping(waiter_stat))
+            std::this_thread::sleep_for(100us);
         held_up::in_handler.store(false);
         ::pthread_kill(waiter, SIGUSR1);
         while (!held_up::in_handler.load())
             std::this_thread::yield();
-        latch.set(); // while the waiter's thread is held up for 20 ms
+        latch.set(); // while the waiter's thread is held up for 100 ms
     });
     auto const started = std::chrono::steady_clock::now();
     waiting.store(true);
@@ -282,11 +306,11 @@ BOOST_AUTO_TEST_CASE(a_blocked_waiter_learns_from_the_set_not_from_its_wake_up)
 
     BOOST_TEST_MESSAGE("returned after " << returned.count() / 1000 << " us; budget now "
                                          << budget.current().count() / 1000 << " us");
-    BOOST_TEST((returned >= 20ms));
-    // The set came within about 1-2 ms: twice that, capped at the limit,
-    // far above the floor the budget started from.
+    BOOST_TEST((returned >= 100ms));
+    // The set came within the limit: the budget becomes twice that wait,
+    // well above the floor. Learning from the return (over 100 ms, beyond
+    // the limit) would have left it at the floor.
     BOOST_TEST((budget.current() > 4 * floor));
-    BOOST_TEST((budget.current() >= limit / 2));
 #endif
 }
 
