@@ -245,13 +245,15 @@ bool is_sleeping(std::string const& stat_path)
 }
 
 std::atomic<bool> in_handler{false};
-extern "C" void hold_the_thread(int)
+void hold_for(std::chrono::nanoseconds d)
 {
     in_handler.store(true);
-    auto const until = std::chrono::steady_clock::now() + 100ms;
+    auto const until = std::chrono::steady_clock::now() + d;
     while (std::chrono::steady_clock::now() < until) {
     }
 }
+extern "C" void hold_the_thread(int) { hold_for(100ms); }
+extern "C" void hold_the_thread_30ms(int) { hold_for(30ms); }
 } // namespace held_up
 
 BOOST_AUTO_TEST_CASE(a_blocked_waiter_learns_from_the_set_not_from_its_wake_up)
@@ -311,6 +313,66 @@ BOOST_AUTO_TEST_CASE(a_blocked_waiter_learns_from_the_set_not_from_its_wake_up)
     // well above the floor. Learning from the return (over 100 ms, beyond
     // the limit) would have left it at the floor.
     BOOST_TEST((budget.current() > 4 * floor));
+#endif
+}
+
+// The same rule for a worker that slept between two jobs: it learns from
+// when it was woken, not from when it ran again. The worker's budget is
+// driven down by long gaps; then, in a gap shorter than the limit, it is
+// asleep when its thread is held up for 30 ms (longer than the limit) by a
+// signal, and the next job's wake-up comes during that hold. The gap it
+// learns from is the 10 ms up to the wake-up, so the next 10 ms gap is spun
+// through: no sleep. Learning from the return (over 40 ms, beyond the
+// limit) would halve the budget, and the worker would sleep in that gap.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_woken_worker_learns_from_the_wake_up_not_from_its_return, Policy,
+                              test::blocking_policies)
+{
+#if defined(__SANITIZE_THREAD__)
+    BOOST_TEST_MESSAGE("skipped under TSan, which defers signal handlers");
+#else
+    test::watchdog const guard("held-up worker", std::chrono::seconds(60));
+    struct sigaction action {};
+    action.sa_handler = held_up::hold_the_thread_30ms;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    struct sigaction previous {};
+    BOOST_REQUIRE(::sigaction(SIGUSR1, &action, &previous) == 0);
+
+    fj::pool_options options = test::threads(1);
+    options.spin_limit = 20ms;
+    test::pool<Policy> pool(options);
+    pthread_t worker{};
+    pid_t worker_tid = 0;
+    pool.install([&] {
+        worker = ::pthread_self();
+        worker_tid = ::gettid();
+    });
+    std::string const worker_stat = "/proc/self/task/" + std::to_string(worker_tid) + "/stat";
+
+    // Five gaps far beyond the limit: the budget halves to about 1 ms.
+    for (int i = 0; i < 5; ++i) {
+        std::this_thread::sleep_for(100ms);
+        pool.install([] {});
+    }
+    // A 10 ms gap: the worker sleeps in it (its budget is shorter). It is
+    // held up while asleep; the job's wake-up comes during the hold.
+    auto const gap_start = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - gap_start < 10ms || !held_up::is_sleeping(worker_stat))
+        std::this_thread::sleep_for(100us);
+    held_up::in_handler.store(false);
+    ::pthread_kill(worker, SIGUSR1);
+    while (!held_up::in_handler.load())
+        std::this_thread::yield();
+    pool.install([] {}); // wakes the worker at once; it runs 30 ms later
+
+    // Another 10 ms gap: a worker that learnt from its wake-up spins
+    // through it.
+    auto const sleeps_before = pool.stats().sleeps;
+    busy_for(10ms);
+    pool.install([] {});
+    auto const sleeps_in_gap = pool.stats().sleeps - sleeps_before;
+    ::sigaction(SIGUSR1, &previous, nullptr);
+    BOOST_TEST(sleeps_in_gap == 0u);
 #endif
 }
 

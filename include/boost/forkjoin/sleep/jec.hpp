@@ -88,6 +88,9 @@ public:
         // the budget (see learn).
         bool teaches = true;
         bool slept = false; // blocked at least once in this idle period
+        // When we were last woken (if slept): what the budget learns from,
+        // not the time we ran again (see learn).
+        clock::time_point woken_at{};
     };
 
     explicit jec(sleep_context const& context)
@@ -183,8 +186,9 @@ private:
     struct alignas(detail::cache_line_size) worker_sleep_state {
         std::mutex mutex;
         std::condition_variable cv;
-        bool is_blocked = false; // guarded by mutex
-        spin_budget budget;      // its worker's alone
+        bool is_blocked = false;         // guarded by mutex
+        clock::time_point woken_at{};    // guarded by mutex: set by the waker
+        spin_budget budget;              // its worker's alone
     };
 
     // Increments the JEC if `wanted(its parity)` and returns the counters as
@@ -262,6 +266,7 @@ private:
             state.is_blocked = true;
             // The waker clears is_blocked; anything else is spurious.
             state.cv.wait(lock, [&state] { return !state.is_blocked; });
+            idle.woken_at = state.woken_at;
             result = sleep_result::woken;
         }
         wake_fully(idle, result == sleep_result::woken);
@@ -296,11 +301,18 @@ private:
     }
 
     // The idle period is over: did spinning carry the worker through it?
+    // One we slept in ended, for spinning's purposes, when we were woken:
+    // the wake-up latency after that is what sleeping added, and a spin
+    // would not have paid it. Counting it would make a gap a little shorter
+    // than the limit look longer than the limit once the worker slept (tens
+    // of microseconds to wake on a VM), halve the budget, make it sleep
+    // again: jobs 40 us apart would cost a sleep and a wake-up each, for ever.
     void learn(idle_state const& idle) noexcept
     {
         if (!idle.teaches)
             return;
-        worker_states_[idle.worker_index].budget.learn(clock::now() - idle.idle_since, idle.slept);
+        clock::time_point const ended = idle.slept ? idle.woken_at : clock::now();
+        worker_states_[idle.worker_index].budget.learn(ended - idle.idle_since, idle.slept);
     }
 
     // Rayon's wake decision. Awake-but-idle threads will find the new jobs
@@ -337,6 +349,7 @@ private:
         // must not find the pool without an active thread.
         deadlocks_.threads_woken(1);
         state.is_blocked = false;
+        state.woken_at = clock::now();
         state.cv.notify_one();
         // The waker decrements the sleeping count, not the sleeper: the
         // sleeper may take a while to run, and publishers in between must

@@ -63,6 +63,9 @@ public:
         spin_pause pause;
         bool sleepy = false; // we are *the* sleepy worker
         bool slept = false;  // blocked at least once in this idle period
+        // When the tickle that woke us last came (if slept): what the budget
+        // learns from, not the time we ran again (see learn_from).
+        clock::time_point woken_at{};
     };
 
     explicit legacy(sleep_context const& context)
@@ -90,7 +93,15 @@ public:
         // needed, but that is the protocol as rayon shipped it.
         if (idle.sleepy)
             tickle();
-        budgets_[idle.worker_index].budget.learn(clock::now() - idle.idle_since, idle.slept);
+        // A period we slept in ended, for spinning's purposes, when the
+        // tickle came: the wake-up latency after it is what sleeping added,
+        // and a spin would not have paid it. Counting it would make a gap a
+        // little shorter than the limit look longer than the limit once the
+        // worker slept (tens of microseconds to wake on a VM), halve the
+        // budget, make it sleep again: jobs 40 us apart would cost a sleep
+        // and a wake-up each, for ever.
+        clock::time_point const ended = idle.slept ? idle.woken_at : clock::now();
+        budgets_[idle.worker_index].budget.learn(ended - idle.idle_since, idle.slept);
     }
 
     template <class HasInjectedJobs>
@@ -114,7 +125,7 @@ public:
             idle.pause(now);
             return sleep_result::none;
         }
-        sleep_result const result = sleep(idle.worker_index);
+        sleep_result const result = sleep(idle.worker_index, idle.woken_at);
         start_searching(idle, clock::now());
         idle.slept |= result == sleep_result::woken;
         return result;
@@ -219,6 +230,7 @@ private:
         state_.exchange(awake, std::memory_order_release);
         if (sleepers) {
             ++wake_generation_;
+            woken_at_ = clock::now();
             wake_all_.notify_all();
         }
     }
@@ -247,7 +259,8 @@ private:
         return worker_is_sleepy(state_.load(std::memory_order_seq_cst), index);
     }
 
-    sleep_result sleep(std::size_t index)
+    // `woken_at`: set, if we slept, to when the tickle that woke us came.
+    sleep_result sleep(std::size_t index, clock::time_point& woken_at)
     {
         for (;;) {
             // Acquire suffices: if we are still sleepy nothing was published
@@ -276,6 +289,7 @@ private:
                 // without the deadlock accounting counting us active again.
                 std::uint64_t const generation = wake_generation_;
                 wake_all_.wait(lock, [&] { return wake_generation_ != generation; });
+                woken_at = woken_at_;
                 return sleep_result::woken;
             }
         }
@@ -286,6 +300,7 @@ private:
     std::mutex mutex_;
     std::condition_variable wake_all_;
     std::uint64_t wake_generation_ = 0; // guarded by mutex_
+    clock::time_point woken_at_{};      // guarded by mutex_: the last wake_sleepers that found sleepers
     detail::deadlock_detector deadlocks_;
 };
 
