@@ -20,6 +20,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdint>
 #include <fstream>
 #include <string>
 #include <chrono>
@@ -227,34 +228,69 @@ BOOST_AUTO_TEST_CASE(a_waiter_blocked_for_long_is_woken)
     }
 }
 
-// A waiter that blocked learns from when the latch was set, not from when it
-// ran again. Here its thread is held up after the set for far longer than
-// the limit (a signal handler that runs on it for 100 ms, as a slow wake-up
-// on a busy VM would): the wait itself lasted a fraction of the limit, so
-// the next one should spin for it. Learning from the return instead would
-// halve the budget, and a loop of such waits would block forever after.
+// Holding a thread up in a signal handler, as a slow wake-up on a busy VM
+// would: the two tests below hold a waiter up after the event it waits for
+// has come, to check what its spin budget learns from.
 namespace held_up {
-// Whether the thread whose /proc/self/task/TID/stat this is sleeps (state S).
-bool is_sleeping(std::string const& stat_path)
+
+// Whether the thread `tid` of this process sleeps (state S).
+bool is_sleeping(pid_t tid)
 {
-    std::ifstream stat(stat_path);
+    std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
     std::string line;
     std::getline(stat, line);
     auto const after_name = line.rfind(')'); // the name may hold spaces
     return after_name != std::string::npos && after_name + 2 < line.size() && line[after_name + 2] == 'S';
 }
 
+// Seq-cst (the defaults): test code, nothing hot; the handler reads the hold
+// the test stored before it installed the handler.
+std::atomic<std::int64_t> hold_ns{0};
 std::atomic<bool> in_handler{false};
-void hold_for(std::chrono::nanoseconds d)
+
+extern "C" void hold_the_thread(int)
 {
     in_handler.store(true);
-    auto const until = std::chrono::steady_clock::now() + d;
-    while (std::chrono::steady_clock::now() < until) {
-    }
+    busy_for(std::chrono::nanoseconds(hold_ns.load()));
 }
-extern "C" void hold_the_thread(int) { hold_for(100ms); }
-extern "C" void hold_the_thread_30ms(int) { hold_for(30ms); }
+
+// hold_the_thread handles SIGUSR1, holding a thread up for `hold`, while
+// this lives.
+class handler {
+public:
+    explicit handler(std::chrono::nanoseconds hold)
+    {
+        hold_ns.store(hold.count());
+        struct sigaction action {};
+        action.sa_handler = hold_the_thread;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESTART;
+        BOOST_REQUIRE(::sigaction(SIGUSR1, &action, &previous_) == 0);
+    }
+    handler(handler const&) = delete;
+    handler& operator=(handler const&) = delete;
+    ~handler() { ::sigaction(SIGUSR1, &previous_, nullptr); }
+
+private:
+    struct sigaction previous_ {};
+};
+
+// Holds `thread` up in the handler; returns once the hold has begun.
+void hold_up(pthread_t thread)
+{
+    in_handler.store(false);
+    ::pthread_kill(thread, SIGUSR1);
+    while (!in_handler.load())
+        std::this_thread::yield();
+}
+
 } // namespace held_up
+
+// A waiter that blocked learns from when the latch was set, not from when it
+// ran again. Here its thread is held up after the set for far longer than
+// the limit (100 ms): the wait itself lasted a fraction of the limit, so
+// the next one should spin for it. Learning from the return instead would
+// halve the budget, and a loop of such waits would block forever after.
 
 BOOST_AUTO_TEST_CASE(a_blocked_waiter_learns_from_the_set_not_from_its_wake_up)
 {
@@ -262,12 +298,7 @@ BOOST_AUTO_TEST_CASE(a_blocked_waiter_learns_from_the_set_not_from_its_wake_up)
     BOOST_TEST_MESSAGE("skipped under TSan, which defers signal handlers");
 #else
     test::watchdog const guard("held-up waiter", std::chrono::seconds(60));
-    struct sigaction action {};
-    action.sa_handler = held_up::hold_the_thread;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    struct sigaction previous {};
-    BOOST_REQUIRE(::sigaction(SIGUSR1, &action, &previous) == 0);
+    held_up::handler const holds_for(100ms);
 
     // Far above the time the waiter takes to block, even on a loaded
     // machine, and far below the 100 ms it is held up for.
@@ -282,8 +313,7 @@ BOOST_AUTO_TEST_CASE(a_blocked_waiter_learns_from_the_set_not_from_its_wake_up)
     fj::detail::lock_latch latch;
     std::atomic<bool> waiting{false};
     pthread_t const waiter = ::pthread_self();
-    std::string const waiter_stat = "/proc/self/task/" + std::to_string(::gettid()) + "/stat";
-    using held_up::is_sleeping;
+    pid_t const waiter_tid = ::gettid();
     std::thread setter([&] {
         while (!waiting.load())
             std::this_thread::yield();
@@ -291,12 +321,9 @@ BOOST_AUTO_TEST_CASE(a_blocked_waiter_learns_from_the_set_not_from_its_wake_up)
         // may not spin, and nothing else on its way there sleeps): a signal
         // before would hold it up before it blocked, and it would find the
         // latch set, never having blocked.
-        while (!is_sleeping(waiter_stat))
+        while (!held_up::is_sleeping(waiter_tid))
             std::this_thread::sleep_for(100us);
-        held_up::in_handler.store(false);
-        ::pthread_kill(waiter, SIGUSR1);
-        while (!held_up::in_handler.load())
-            std::this_thread::yield();
+        held_up::hold_up(waiter);
         latch.set(); // while the waiter's thread is held up for 100 ms
     });
     auto const started = std::chrono::steady_clock::now();
@@ -304,7 +331,6 @@ BOOST_AUTO_TEST_CASE(a_blocked_waiter_learns_from_the_set_not_from_its_wake_up)
     latch.wait(limit, [] { return false; });
     auto const returned = std::chrono::steady_clock::now() - started;
     setter.join();
-    ::sigaction(SIGUSR1, &previous, nullptr);
 
     BOOST_TEST_MESSAGE("returned after " << returned.count() / 1000 << " us; budget now "
                                          << budget.current().count() / 1000 << " us");
@@ -331,12 +357,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_woken_worker_learns_from_the_wake_up_not_from_it
     BOOST_TEST_MESSAGE("skipped under TSan, which defers signal handlers");
 #else
     test::watchdog const guard("held-up worker", std::chrono::seconds(60));
-    struct sigaction action {};
-    action.sa_handler = held_up::hold_the_thread_30ms;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    struct sigaction previous {};
-    BOOST_REQUIRE(::sigaction(SIGUSR1, &action, &previous) == 0);
+    held_up::handler const holds_for(30ms);
 
     fj::pool_options options = test::threads(1);
     options.spin_limit = 20ms;
@@ -347,7 +368,6 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_woken_worker_learns_from_the_wake_up_not_from_it
         worker = ::pthread_self();
         worker_tid = ::gettid();
     });
-    std::string const worker_stat = "/proc/self/task/" + std::to_string(worker_tid) + "/stat";
 
     // Five gaps far beyond the limit: the budget halves to about 1 ms.
     for (int i = 0; i < 5; ++i) {
@@ -357,12 +377,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_woken_worker_learns_from_the_wake_up_not_from_it
     // A 10 ms gap: the worker sleeps in it (its budget is shorter). It is
     // held up while asleep; the job's wake-up comes during the hold.
     auto const gap_start = std::chrono::steady_clock::now();
-    while (std::chrono::steady_clock::now() - gap_start < 10ms || !held_up::is_sleeping(worker_stat))
+    while (std::chrono::steady_clock::now() - gap_start < 10ms || !held_up::is_sleeping(worker_tid))
         std::this_thread::sleep_for(100us);
-    held_up::in_handler.store(false);
-    ::pthread_kill(worker, SIGUSR1);
-    while (!held_up::in_handler.load())
-        std::this_thread::yield();
+    held_up::hold_up(worker);
     pool.install([] {}); // wakes the worker at once; it runs 30 ms later
 
     // Another 10 ms gap: a worker that learnt from its wake-up spins
@@ -371,7 +388,6 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_woken_worker_learns_from_the_wake_up_not_from_it
     busy_for(10ms);
     pool.install([] {});
     auto const sleeps_in_gap = pool.stats().sleeps - sleeps_before;
-    ::sigaction(SIGUSR1, &previous, nullptr);
     BOOST_TEST(sleeps_in_gap == 0u);
 #endif
 }
