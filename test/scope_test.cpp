@@ -7,6 +7,7 @@
 
 #include "channel.hpp"
 #include "policies.hpp"
+#include "spawn_order.hpp"
 #include "watchdog.hpp"
 
 #include <algorithm>
@@ -505,15 +506,6 @@ std::vector<int> mixed_scope_order(Outer run_outer, Inner run_inner)
     return order;
 }
 
-std::vector<int> tens_then_units(bool tens_down, bool units_down)
-{
-    std::vector<int> v;
-    for (int a = 0; a < 10; ++a)
-        for (int b = 0; b < 10; ++b)
-            v.push_back((tens_down ? 9 - a : a) * 10 + (units_down ? 9 - b : b));
-    return v;
-}
-
 } // namespace
 
 // rayon: lifo_order. Without stealing, a scope runs its jobs newest first.
@@ -534,8 +526,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(nested_scope_orders, Policy, test::all_policies)
 {
     BOOST_TEST(nested_scope_order<Policy>(lifo, lifo) == counting(99, -1, -1));
     BOOST_TEST(nested_scope_order<Policy>(fifo, fifo) == counting(0, 100));
-    BOOST_TEST(nested_scope_order<Policy>(lifo, fifo) == tens_then_units(true, false));
-    BOOST_TEST(nested_scope_order<Policy>(fifo, lifo) == tens_then_units(false, true));
+    BOOST_TEST(nested_scope_order<Policy>(lifo, fifo) == test::tens_then_units(true, false));
+    BOOST_TEST(nested_scope_order<Policy>(fifo, lifo) == test::tens_then_units(false, true));
 }
 
 // rayon: mixed_lifo_order, mixed_fifo_order, mixed_lifo_fifo_order,

@@ -7,6 +7,7 @@
 
 #include "channel.hpp"
 #include "policies.hpp"
+#include "spawn_order.hpp"
 #include "watchdog.hpp"
 
 #include <atomic>
@@ -234,14 +235,6 @@ std::vector<int> mixed_order(PositiveSpawn positive, NegativeSpawn negative)
 auto const lifo = [](auto job) { fj::spawn(std::move(job)); };
 auto const fifo = [](auto job) { fj::spawn_fifo(std::move(job)); };
 
-std::vector<int> tens_then_units(bool tens_down, bool units_down)
-{
-    std::vector<int> v;
-    for (int a = 0; a < 10; ++a)
-        for (int b = 0; b < 10; ++b)
-            v.push_back((tens_down ? 9 - a : a) * 10 + (units_down ? 9 - b : b));
-    return v;
-}
 } // namespace
 
 // rayon: lifo_order, fifo_order, lifo_fifo_order, fifo_lifo_order. Without
@@ -249,10 +242,10 @@ std::vector<int> tens_then_units(bool tens_down, bool units_down)
 // first.
 BOOST_AUTO_TEST_CASE_TEMPLATE(nested_spawn_orders, Policy, test::all_policies)
 {
-    BOOST_TEST(nested_order<Policy>(lifo, lifo) == tens_then_units(true, true));
-    BOOST_TEST(nested_order<Policy>(fifo, fifo) == tens_then_units(false, false));
-    BOOST_TEST(nested_order<Policy>(lifo, fifo) == tens_then_units(true, false));
-    BOOST_TEST(nested_order<Policy>(fifo, lifo) == tens_then_units(false, true));
+    BOOST_TEST(nested_order<Policy>(lifo, lifo) == test::tens_then_units(true, true));
+    BOOST_TEST(nested_order<Policy>(fifo, fifo) == test::tens_then_units(false, false));
+    BOOST_TEST(nested_order<Policy>(lifo, fifo) == test::tens_then_units(true, false));
+    BOOST_TEST(nested_order<Policy>(fifo, lifo) == test::tens_then_units(false, true));
 }
 
 // rayon: mixed_lifo_fifo_order, mixed_fifo_lifo_order.
