@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -59,10 +60,17 @@ struct fence_visits {
     std::uint64_t fenced = 0, unfenced = 0;
 };
 
+// The owner's take, given its step within the burst: pop() unless a test
+// races something else against the thieves.
+struct pop_newest {
+    std::optional<job_ref> operator()(chase_lev_deque& deque, std::uintptr_t) const { return deque.pop(); }
+};
+
 // `owner_pause`: how long the owner works between two bursts, so that
 // thieves paying microseconds per steal still race it all along.
+template <class OwnerTake = pop_newest>
 fence_visits every_item_taken_exactly_once(chase_lev_deque& deque, std::uintptr_t items, int thieves,
-                                           std::chrono::nanoseconds owner_pause = {})
+                                           std::chrono::nanoseconds owner_pause = {}, OwnerTake owner_take = {})
 {
     fence_visits visits;
     std::vector<std::atomic<std::uint8_t>> taken(items + 1);
@@ -105,8 +113,8 @@ fence_visits every_item_taken_exactly_once(chase_lev_deque& deque, std::uintptr_
             stolen_count += local;
         });
 
-    // The owner pushes bursts and pops part of each, so that pops race with
-    // steals for the last elements and the buffer grows under stealing.
+    // The owner pushes bursts and takes part of each, so that its takes race
+    // with steals for the last elements and the buffer grows under stealing.
     while (ready.load() < thieves)
         std::this_thread::yield();
     std::uintptr_t next = 1;
@@ -118,7 +126,7 @@ fence_visits every_item_taken_exactly_once(chase_lev_deque& deque, std::uintptr_
             deque.push(item(next++));
         for (std::uintptr_t k = 0; k < burst / 2 + 1; ++k) {
             ++(deque.owner_fences() ? visits.fenced : visits.unfenced);
-            if (auto j = deque.pop())
+            if (auto j = owner_take(deque, k))
                 take(*j);
         }
     }
@@ -231,57 +239,11 @@ BOOST_AUTO_TEST_CASE(owner_takes_oldest_first)
 
 BOOST_AUTO_TEST_CASE(every_item_is_taken_exactly_once_when_the_owner_takes_oldest)
 {
-    constexpr std::uintptr_t items = 1'000'000;
-    constexpr int thieves = 2;
     chase_lev_deque deque(4);
-    std::vector<std::atomic<std::uint8_t>> taken(items + 1);
-    std::atomic<bool> done{false};
-    std::atomic<std::uint64_t> out_of_range{0};
-    auto take = [&](job_ref j) {
-        std::uintptr_t const v = value(j);
-        if (v < 1 || v > items)
-            out_of_range.fetch_add(1, std::memory_order_relaxed);
-        else
-            taken[v].fetch_add(1, std::memory_order_relaxed);
-    };
-
-    std::vector<std::thread> thief_threads;
-    for (int t = 0; t < thieves; ++t)
-        thief_threads.emplace_back([&] {
-            while (!done.load(std::memory_order_acquire)) {
-                auto const r = deque.steal();
-                if (r.status == chase_lev_deque::steal_status::success)
-                    take(r.job);
-            }
-        });
-
-    // Bursts of pushes, then the owner takes from both ends, so that its
-    // take_oldest races the thieves' CAS on the same index and its pop races
-    // them for the last element.
-    std::uintptr_t next = 1;
-    while (next <= items) {
-        std::uintptr_t const burst = 1 + next % 29;
-        for (std::uintptr_t k = 0; k < burst && next <= items; ++k)
-            deque.push(item(next++));
-        for (std::uintptr_t k = 0; k < burst / 2 + 1; ++k) {
-            auto const j = k % 3 == 2 ? deque.pop() : deque.take_oldest();
-            if (j)
-                take(*j);
-        }
-    }
-    while (auto j = deque.take_oldest())
-        take(*j);
-    done.store(true, std::memory_order_release);
-    for (auto& t : thief_threads)
-        t.join();
-
-    std::uintptr_t missing = 0, duplicated = 0;
-    for (std::uintptr_t v = 1; v <= items; ++v) {
-        auto const n = taken[v].load(std::memory_order_relaxed);
-        missing += n == 0;
-        duplicated += n > 1;
-    }
-    BOOST_TEST(out_of_range.load() == 0u);
-    BOOST_TEST(missing == 0u);
-    BOOST_TEST(duplicated == 0u);
+    // Two of every three owner takes are take_oldest, racing the thieves'
+    // CAS on the same index; the third is a pop, racing them for the last
+    // element.
+    every_item_taken_exactly_once(deque, 1'000'000, 2, {}, [](chase_lev_deque& d, std::uintptr_t step) {
+        return step % 3 == 2 ? d.pop() : d.take_oldest();
+    });
 }
