@@ -6,6 +6,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "policies.hpp"
+#include "quick_sort.hpp"
 #include "watchdog.hpp"
 
 #include <algorithm>
@@ -195,16 +196,7 @@ namespace {
 template <class T>
 void quick_sort(std::span<T> v)
 {
-    if (v.size() <= 1)
-        return;
-    // Lomuto partition around the last element, as rayon's test.
-    std::size_t const pivot = v.size() - 1;
-    std::size_t i = 0;
-    for (std::size_t j = 0; j < pivot; ++j)
-        if (v[j] <= v[pivot])
-            std::swap(v[i++], v[j]);
-    std::swap(v[i], v[pivot]);
-    fj::join([lo = v.first(i)] { quick_sort(lo); }, [hi = v.subspan(i)] { quick_sort(hi); });
+    test::quick_sort(v, [](auto&& a, auto&& b) { fj::join(a, b); });
 }
 
 std::vector<std::uint32_t> seeded_random(std::size_t count)
