@@ -120,9 +120,9 @@ std::string find_rayon(options const& o, std::string const& self, std::vector<fs
         looked += "\n        " + c.string();
     fmt::print(stderr,
                "note: Rayon rows skipped: no rayon-bench binary{}. Looked in:{}\n"
-               "      Build it in performance/rayon with `cargo build --release` (offline: add\n"
-               "      `--offline --config debian-registry.toml`), run performance/run.sh, or pass\n"
-               "      --rayon PATH.\n",
+               "      Build it in performance/rayon with `cargo build --release --config codegen.toml`\n"
+               "      (offline: add `--offline --config debian-registry.toml`), run\n"
+               "      performance/run.sh, or pass --rayon PATH.\n",
                have_program("cargo") ? "" : " and no cargo on PATH to build one", looked);
     return {};
 }
