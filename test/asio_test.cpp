@@ -12,6 +12,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "../example/asio_server.hpp"
+#include "panics.hpp"
 #include "policies.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -489,14 +490,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(handler_exceptions_go_to_the_panic_handler, Policy
 {
     std::atomic<int> panics{0};
     fj::pool_options options = test::threads(2);
-    options.panic_handler = [&](std::exception_ptr e) {
-        try {
-            std::rethrow_exception(e);
-        } catch (std::runtime_error const& error) {
-            if (std::string(error.what()) == "handler")
-                ++panics;
-        }
-    };
+    options.panic_handler = test::count_panics(panics, "handler");
     {
         test::pool<Policy> pool(options);
         auto const ex = pool.get_executor();

@@ -6,6 +6,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "channel.hpp"
+#include "panics.hpp"
 #include "policies.hpp"
 #include "spawn_order.hpp"
 #include "watchdog.hpp"
@@ -74,14 +75,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exception_in_a_spawned_job_goes_to_the_panic_handl
 {
     std::atomic<int> panics{0};
     fj::pool_options options = test::threads(2);
-    options.panic_handler = [&](std::exception_ptr e) {
-        try {
-            std::rethrow_exception(e);
-        } catch (std::runtime_error const& error) {
-            if (std::string(error.what()) == "spawned")
-                ++panics;
-        }
-    };
+    options.panic_handler = test::count_panics(panics, "spawned");
     {
         test::pool<Policy> pool(options);
         for (int i = 0; i < 10; ++i)
