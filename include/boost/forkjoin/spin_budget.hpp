@@ -74,6 +74,15 @@ public:
 
     // The thread spun its whole budget, then blocked; the event came after
     // `waited` in all.
+    //
+    // `waited` ends when the event came (the latch was set, the sleeper was
+    // woken), not when the blocked thread ran again: the wake-up latency is
+    // what blocking added, and a spin would not have paid it. Counting it
+    // would make a wait a little shorter than the limit look longer than the
+    // limit once the thread blocked (tens of microseconds to wake on a VM),
+    // halve the budget, and make the thread block again next time: a loop of
+    // 20 us jobs, or of jobs 40 us apart, would never spin again. So whoever
+    // ends a blocked wait stamps the time, under the mutex it already holds.
     void missed(duration waited) noexcept
     {
         if (waited <= limit_)

@@ -84,12 +84,7 @@ public:
                 ended = spin_budget::clock::now();
             }
         }
-        // Learn from when the job ended, not from when we ran again: the
-        // wake-up latency is what blocking added, and a spin would not have
-        // paid it. Counting it would make a job a little shorter than the
-        // limit look longer than the limit once the waiter blocked (tens of
-        // microseconds to wake on a VM), halve the budget, make the waiter
-        // block again: a main loop of 20 us jobs would never spin again.
+        // Up to the set, not to our return (spin_budget::missed says why).
         budget.missed(ended - started);
     }
 

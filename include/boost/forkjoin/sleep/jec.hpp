@@ -301,12 +301,8 @@ private:
     }
 
     // The idle period is over: did spinning carry the worker through it?
-    // One we slept in ended, for spinning's purposes, when we were woken:
-    // the wake-up latency after that is what sleeping added, and a spin
-    // would not have paid it. Counting it would make a gap a little shorter
-    // than the limit look longer than the limit once the worker slept (tens
-    // of microseconds to wake on a VM), halve the budget, make it sleep
-    // again: jobs 40 us apart would cost a sleep and a wake-up each, for ever.
+    // One we slept in ended when we were woken, not when we ran again
+    // (spin_budget::missed says why).
     void learn(idle_state const& idle) noexcept
     {
         if (!idle.teaches)

@@ -93,13 +93,8 @@ public:
         // needed, but that is the protocol as rayon shipped it.
         if (idle.sleepy)
             tickle();
-        // A period we slept in ended, for spinning's purposes, when the
-        // tickle came: the wake-up latency after it is what sleeping added,
-        // and a spin would not have paid it. Counting it would make a gap a
-        // little shorter than the limit look longer than the limit once the
-        // worker slept (tens of microseconds to wake on a VM), halve the
-        // budget, make it sleep again: jobs 40 us apart would cost a sleep
-        // and a wake-up each, for ever.
+        // A period we slept in ended when the tickle came, not when we ran
+        // again (spin_budget::missed says why).
         clock::time_point const ended = idle.slept ? idle.woken_at : clock::now();
         budgets_[idle.worker_index].budget.learn(ended - idle.idle_since, idle.slept);
     }
