@@ -19,15 +19,15 @@
 #include <boost/forkjoin/spin_budget.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdint>
-#include <fstream>
-#include <string>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
