@@ -207,14 +207,25 @@ fn run_increment_all(args: &Args, pool: &rayon::ThreadPool) {
     let len = args.param("len", 100 * 1024) as usize;
     let grain = args.param("grain", 1024) as usize;
     let passes = args.param("passes", 1000);
+    let inside = args.param("inside", 0) != 0;
     let mut v = vec![0u64; len];
     let mut expected = 0u64;
     repeat(args, || {
         let sw = Stopwatch::start();
-        // One `install` per pass: like rayon-demo's `b.iter`, every pass is a
-        // fresh injection from a thread outside the pool.
-        for _ in 0..passes {
-            pool.install(|| increment_all(&mut v, grain));
+        if !inside {
+            // One `install` per pass: like rayon-demo's `b.iter`, every pass
+            // is a fresh injection from a thread outside the pool.
+            for _ in 0..passes {
+                pool.install(|| increment_all(&mut v, grain));
+            }
+        } else {
+            // All passes inside one `install`: the pool alone, with no round
+            // trip from the main thread.
+            pool.install(|| {
+                for _ in 0..passes {
+                    increment_all(&mut v, grain);
+                }
+            });
         }
         let (wall, cpu) = sw.stop();
         expected += passes;
