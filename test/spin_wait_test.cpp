@@ -15,6 +15,7 @@
 #include "policies.hpp"
 #include "watchdog.hpp"
 
+#include <boost/forkjoin/detail/cpu_sharing_learner.hpp>
 #include <boost/forkjoin/detail/lock_latch.hpp>
 #include <boost/forkjoin/spin_budget.hpp>
 
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 
 namespace fj = boost::forkjoin;
@@ -170,6 +172,100 @@ BOOST_AUTO_TEST_CASE(spin_stops_as_soon_as_it_may_not_spin)
     BOOST_TEST((std::chrono::steady_clock::now() - start < 500ms));
 }
 
+BOOST_AUTO_TEST_CASE(last_wait_is_the_wait_caught_or_missed_last)
+{
+    spin_budget budget(100us);
+    BOOST_TEST(budget.last_wait().count() == 0);
+    budget.caught(3us);
+    BOOST_TEST(budget.last_wait().count() == std::chrono::nanoseconds(3us).count());
+    budget.missed(70us);
+    BOOST_TEST(budget.last_wait().count() == std::chrono::nanoseconds(70us).count());
+    budget.learn(5us, false);
+    BOOST_TEST(budget.last_wait().count() == std::chrono::nanoseconds(5us).count());
+}
+
+BOOST_AUTO_TEST_CASE(a_spin_that_keeps_its_cpu_still_sees_the_event_and_still_gives_up)
+{
+    spin_budget budget(1s);
+    std::atomic<bool> flag{false};
+    std::thread setter([&] {
+        std::this_thread::sleep_for(2ms);
+        flag = true;
+    });
+    BOOST_TEST(budget.spin([&] { return flag.load(); }, [] { return true; }, spin_budget::clock::now(),
+                           fj::cpu_sharing::keep));
+    setter.join();
+    BOOST_TEST((budget.last_wait() >= 2ms));
+
+    spin_budget short_budget(200us);
+    auto const start = std::chrono::steady_clock::now();
+    BOOST_TEST(!short_budget.spin([] { return false; }, [] { return true; }, start, fj::cpu_sharing::keep));
+    BOOST_TEST((std::chrono::steady_clock::now() - start >= 200us));
+}
+
+// --- Offering or keeping the CPU while waiting from outside ----------------------
+
+using fj::cpu_sharing;
+using fj::detail::cpu_sharing_learner;
+
+namespace {
+
+// How often `choice` is made in `n` choices.
+int times_chosen(cpu_sharing_learner& learner, cpu_sharing choice, int n)
+{
+    int count = 0;
+    for (int i = 0; i < n; ++i)
+        count += learner.choose() == choice;
+    return count;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_new_learner_offers_then_keeps_then_makes_the_faster_choice)
+{
+    cpu_sharing_learner learner;
+    BOOST_TEST((learner.choose() == cpu_sharing::offer));
+    learner.learn(cpu_sharing::offer, 10us);
+    BOOST_TEST((learner.choose() == cpu_sharing::keep));
+    learner.learn(cpu_sharing::keep, 6us);
+    // Keeping was faster, though not 4 times: offering is tried again in
+    // about one wait in 16 (625 of 10,000).
+    int const offers = times_chosen(learner, cpu_sharing::offer, 10'000);
+    BOOST_TEST_MESSAGE("offered in " << offers << " of 10000");
+    BOOST_TEST(offers > 300);
+    BOOST_TEST(offers < 1'000);
+    // Offering becomes the faster: it is made from now on.
+    for (int i = 0; i < 50; ++i)
+        learner.learn(cpu_sharing::offer, 3us);
+    BOOST_TEST(times_chosen(learner, cpu_sharing::offer, 10'000) > 9'000);
+}
+
+BOOST_AUTO_TEST_CASE(a_clearly_worse_choice_is_tried_only_rarely)
+{
+    cpu_sharing_learner learner;
+    learner.learn(cpu_sharing::offer, 2us);
+    learner.learn(cpu_sharing::keep, 50us); // a kept CPU on a lone CPU: the whole budget
+    // About one wait in 256 (39 of 10,000).
+    int const keeps = times_chosen(learner, cpu_sharing::keep, 10'000);
+    BOOST_TEST_MESSAGE("kept in " << keeps << " of 10000");
+    BOOST_TEST(keeps > 5);
+    BOOST_TEST(keeps < 150);
+}
+
+BOOST_AUTO_TEST_CASE(the_averages_follow_recent_waits_and_a_zero_wait_counts)
+{
+    cpu_sharing_learner learner;
+    learner.learn(cpu_sharing::keep, 8us);
+    for (int i = 0; i < 100; ++i)
+        learner.learn(cpu_sharing::keep, 16us);
+    BOOST_TEST((learner.average(cpu_sharing::keep) > 15us));
+    BOOST_TEST((learner.average(cpu_sharing::keep) <= 16us));
+    // A wait that was over before its first look is still a wait made.
+    learner.learn(cpu_sharing::offer, 0ns);
+    BOOST_TEST((learner.average(cpu_sharing::offer) > 0ns));
+    BOOST_TEST((learner.choose() == cpu_sharing::offer));
+}
+
 // --- The latch of a thread outside the pool --------------------------------------
 
 BOOST_AUTO_TEST_CASE(a_latch_set_before_the_wait_returns_at_once)
@@ -179,13 +275,13 @@ BOOST_AUTO_TEST_CASE(a_latch_set_before_the_wait_returns_at_once)
     latch.wait(0ns); // would block forever if the SET were not seen
 }
 
+namespace {
+
 // The setter comes at random times around the waiter's spin budget: while it
 // spins, as it gives up, after it blocked. Each latch lives in the waiter's
 // frame and is gone as soon as wait() returns.
-BOOST_AUTO_TEST_CASE(no_set_is_lost_in_any_phase_of_the_wait)
+void set_latches_at_random_moments(int rounds)
 {
-    test::watchdog const guard("latch stress", std::chrono::seconds(120));
-    constexpr int rounds = 20'000;
     std::mt19937 rng(11);
     // Limits: never spin, shorter than most delays, longer than all.
     std::chrono::nanoseconds const limits[] = {0ns, 5us, 200us};
@@ -212,6 +308,30 @@ BOOST_AUTO_TEST_CASE(no_set_is_lost_in_any_phase_of_the_wait)
     }
     stop = true;
     setter.join();
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(no_set_is_lost_in_any_phase_of_the_wait)
+{
+    test::watchdog const guard("latch stress", std::chrono::seconds(120));
+    set_latches_at_random_moments(20'000);
+}
+
+// The same with a waiter that has learnt to keep its CPU while it spins (its
+// waits while offering it were taught to look 1 s long), so that nearly
+// every wait spins without a yield.
+BOOST_AUTO_TEST_CASE(no_set_is_lost_while_the_waiter_keeps_its_cpu)
+{
+    test::watchdog const guard("latch stress, CPU kept", std::chrono::seconds(120));
+    cpu_sharing_learner& learner = fj::detail::outside_cpu_sharing;
+    learner = cpu_sharing_learner();
+    learner.learn(cpu_sharing::offer, 1s);
+    learner.learn(cpu_sharing::keep, 1us);
+    set_latches_at_random_moments(10'000);
+    BOOST_TEST_MESSAGE("average wait: keeping " << learner.average(cpu_sharing::keep).count() << " ns, offering "
+                                                << learner.average(cpu_sharing::offer).count() << " ns");
+    learner = cpu_sharing_learner();
 }
 
 BOOST_AUTO_TEST_CASE(a_waiter_blocked_for_long_is_woken)
@@ -423,6 +543,40 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(installs_of_every_length_return_under_every_spin_l
             c.join();
         BOOST_TEST(wrong.load() == 0);
     }
+}
+
+// On one CPU a caller that keeps its CPU holds up the worker it waits for
+// until its spin ends (with the budget, or when no worker is idle), so the
+// learner must come to offer it. Every install returns either way, and the
+// caller ends up offering its CPU nearly always.
+BOOST_AUTO_TEST_CASE_TEMPLATE(on_one_cpu_installs_return_and_the_caller_learns_to_offer, Policy,
+                              test::blocking_policies)
+{
+    test::watchdog const guard("installs on one CPU", std::chrono::seconds(120));
+    int pinned = -1, wrong = 0, offers = 0;
+    std::chrono::nanoseconds offering{}, keeping{};
+    std::thread caller([&] {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(0, &one);
+        // The pool's threads inherit the caller's affinity.
+        pinned = ::pthread_setaffinity_np(::pthread_self(), sizeof one, &one);
+        if (pinned != 0)
+            return;
+        test::pool<Policy> pool(test::threads(1));
+        for (int i = 0; i < 3'000; ++i)
+            wrong += pool.install([i] { return i; }) != i;
+        cpu_sharing_learner& learner = fj::detail::outside_cpu_sharing;
+        offering = learner.average(cpu_sharing::offer);
+        keeping = learner.average(cpu_sharing::keep);
+        offers = times_chosen(learner, cpu_sharing::offer, 1'000);
+    });
+    caller.join();
+    BOOST_TEST_REQUIRE(pinned == 0);
+    BOOST_TEST(wrong == 0);
+    BOOST_TEST_MESSAGE("average wait: offering " << offering.count() << " ns, keeping " << keeping.count() << " ns");
+    BOOST_TEST((offering < keeping));
+    BOOST_TEST(offers > 900);
 }
 
 // A scope entered from outside (its jobs go to the global pool) waits on the

@@ -23,7 +23,9 @@
  * condition variable: wait = atomically { unlock; become a waiter }, then
  * block until notified or woken spuriously (at most SPURIOUS times, so that a
  * lost wake-up ends in a blocked waiter, an invalid end state), then lock.
- * The spin budget is a nondeterministic number of looks.
+ * The spin budget is a nondeterministic number of looks; whether the
+ * waiter offers its CPU between two looks (cpu_sharing) is below the model:
+ * it changes when the looks happen, never which accesses they are.
  *
  * Mutants (each must be caught):
  *   LOAD_STORE_SET   set() reads the state, then stores SET (no exchange):

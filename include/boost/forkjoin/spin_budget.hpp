@@ -38,6 +38,16 @@
 
 namespace boost::forkjoin {
 
+// Whether a spinning thread offers its CPU to other runnable threads while it
+// spins (spin_pause). Offering is what lets the thread we wait for run when
+// it is queued behind us; keeping saves the two hand-overs of the CPU (to
+// the other thread, and back once our event came) where the event comes
+// sooner without that thread's help. The spin budget ends the spin either way.
+enum class cpu_sharing {
+    offer, // every microsecond
+    keep,  // never while spinning
+};
+
 class spin_budget {
 public:
     using clock = std::chrono::steady_clock;
@@ -69,8 +79,16 @@ public:
     // How long to spin in the next wait.
     duration current() const noexcept { return budget_; }
 
+    // How long the last wait learnt from (caught or missed) lasted: zero
+    // before the first.
+    duration last_wait() const noexcept { return last_wait_; }
+
     // The awaited event came after `waited`, while the thread still spun.
-    void caught(duration waited) noexcept { budget_ = std::clamp(std::max(budget_, 2 * waited), least(), limit_); }
+    void caught(duration waited) noexcept
+    {
+        last_wait_ = waited;
+        budget_ = std::clamp(std::max(budget_, 2 * waited), least(), limit_);
+    }
 
     // The thread spun its whole budget, then blocked; the event came after
     // `waited` in all.
@@ -85,6 +103,7 @@ public:
     // ends a blocked wait stamps the time, under the mutex it already holds.
     void missed(duration waited) noexcept
     {
+        last_wait_ = waited;
         if (waited <= limit_)
             budget_ = std::clamp(2 * waited, least(), limit_);
         else
@@ -98,9 +117,11 @@ public:
     // Spins until `done()` is true, or `current()` has passed, or
     // `may_spin()` is false; returns whether `done()` became true, and
     // learns from the outcome if it did (a miss is learnt by the caller once
-    // the blocked wait ends, with missed()). `started` is when the wait began.
+    // the blocked wait ends, with missed()). `started` is when the wait began;
+    // `sharing` says whether the spin offers the CPU (spin_pause).
     template <class Done, class MaySpin>
-    bool spin(Done&& done, MaySpin&& may_spin, clock::time_point started = clock::now());
+    bool spin(Done&& done, MaySpin&& may_spin, clock::time_point started = clock::now(),
+              cpu_sharing sharing = cpu_sharing::offer);
 
     template <class Done>
     bool spin(Done&& done, clock::time_point started = clock::now())
@@ -114,15 +135,20 @@ private:
 
     duration limit_ = default_limit;
     duration budget_ = default_limit;
+    duration last_wait_{0};
 };
 
 // What a spinning thread does between two looks at what it waits for: a few
-// `pause`s, doubling up to a bound, and, every few microseconds, an offer of
-// the CPU to any other runnable thread. On a machine with more runnable
-// threads than CPUs the thread we wait for may be queued behind us.
+// `pause`s, doubling up to a bound, and, every microsecond unless told to keep
+// the CPU, an offer of the CPU to any other runnable thread. On a machine
+// with more runnable threads than CPUs the thread we wait for may be queued
+// behind us.
 class spin_pause {
 public:
-    explicit spin_pause(spin_budget::clock::time_point started) noexcept : next_yield_(started + yield_interval) {}
+    explicit spin_pause(spin_budget::clock::time_point started, cpu_sharing sharing = cpu_sharing::offer) noexcept
+        : next_yield_(sharing == cpu_sharing::offer ? started + yield_interval : spin_budget::clock::time_point::max())
+    {
+    }
 
     // `now` is the caller's latest reading of the clock.
     void operator()(spin_budget::clock::time_point now) noexcept
@@ -147,10 +173,10 @@ private:
 };
 
 template <class Done, class MaySpin>
-bool spin_budget::spin(Done&& done, MaySpin&& may_spin, clock::time_point started)
+bool spin_budget::spin(Done&& done, MaySpin&& may_spin, clock::time_point started, cpu_sharing sharing)
 {
     clock::time_point const deadline = started + budget_;
-    spin_pause pause(started);
+    spin_pause pause(started, sharing);
     for (;;) {
         if (done()) {
             caught(clock::now() - started);

@@ -7,7 +7,9 @@
 // lock_latch: the latch a thread outside every pool waits on (install from
 // the main thread, a scope or a future waited for from outside). Such a
 // thread has no jobs to run while it waits, so it spins for its spin budget
-// (spin_budget.hpp), then blocks on a mutex and a condition variable.
+// (spin_budget.hpp), offering its CPU to a worker queued behind it or keeping
+// it as its own waits taught it (cpu_sharing_learner.hpp), then blocks on a
+// mutex and a condition variable.
 //
 // A main-thread loop of short parallel jobs is the case this is for: the
 // job is done within microseconds, and a waiter that blocked would pay a
@@ -19,6 +21,7 @@
 //       |                                     |
 //       +----------- set() ----> SET <-- set() + notify under the mutex
 
+#include <boost/forkjoin/detail/cpu_sharing_learner.hpp>
 #include <boost/forkjoin/spin_budget.hpp>
 
 #include <atomic>
@@ -29,8 +32,10 @@
 namespace boost::forkjoin::detail {
 
 // Each thread outside the pools learns its own waits: a main loop of short
-// jobs keeps spinning, a thread that waits for long jobs stops spinning.
+// jobs keeps spinning, a thread that waits for long jobs stops spinning; a
+// loop whose jobs are too short to repay a second worker keeps its CPU.
 inline constinit thread_local spin_budget outside_spin_budget{};
+inline constinit thread_local cpu_sharing_learner outside_cpu_sharing{};
 
 class lock_latch {
 public:
@@ -63,10 +68,15 @@ public:
         spin_budget& budget = outside_spin_budget;
         if (budget.limit() != spin_limit)
             budget.set_limit(spin_limit);
+        cpu_sharing_learner& sharing = outside_cpu_sharing;
+        cpu_sharing const choice = sharing.choose();
         spin_budget::clock::time_point const started = spin_budget::clock::now();
         // Acquire: pairs with set()'s release exchange.
-        if (budget.spin([this] { return state_.load(std::memory_order_acquire) == set_state; }, may_spin, started))
+        if (budget.spin([this] { return state_.load(std::memory_order_acquire) == set_state; }, may_spin, started,
+                        choice)) {
+            sharing.learn(choice, budget.last_wait());
             return;
+        }
         spin_budget::clock::time_point ended;
         {
             std::unique_lock lock(mutex_);
@@ -86,6 +96,7 @@ public:
         }
         // Up to the set, not to our return (spin_budget::missed says why).
         budget.missed(ended - started);
+        sharing.learn(choice, ended - started);
     }
 
     void wait(spin_budget::duration spin_limit = spin_budget::default_limit)

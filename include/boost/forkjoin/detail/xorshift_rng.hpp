@@ -11,7 +11,7 @@ namespace boost::forkjoin::detail {
 // xorshift64*: victim selection needs speed and spread, not quality.
 class xorshift_rng {
 public:
-    explicit xorshift_rng(std::uint64_t seed) noexcept : state_(seed * 0x9E3779B97F4A7C15ull + 1) {}
+    constexpr explicit xorshift_rng(std::uint64_t seed) noexcept : state_(seed * 0x9E3779B97F4A7C15ull + 1) {}
 
     std::uint64_t next() noexcept
     {
