@@ -26,7 +26,10 @@
 // budget, so the average says so after the first try, and the other choice
 // is then tried only rarely.
 //
-// Not thread-safe: each thread outside the pools owns one.
+// Not thread-safe: each thread outside the pools owns one, whatever pool it
+// waits for, as it owns one spin budget: a thread that alternates between
+// pools of different sizes learns from the mix, and its choice is then
+// merely the one that served the mix best.
 
 #include <boost/forkjoin/detail/xorshift_rng.hpp>
 #include <boost/forkjoin/spin_budget.hpp>
