@@ -78,11 +78,11 @@ public:
     // The moving average of the waits made with `choice`: zero if none was.
     duration average(cpu_sharing choice) const noexcept { return averages_[index(choice)]; }
 
+private:
     static constexpr std::uint64_t explore_odds = 16;
     static constexpr std::uint64_t rare_explore_odds = 256;
     static constexpr std::int64_t clearly_worse = 4;
 
-private:
     // Each new wait weighs one eighth: a loop settles within a few dozen
     // jobs, and one slow job (a page fault, a preempted worker) moves the
     // average by an eighth of its excess.

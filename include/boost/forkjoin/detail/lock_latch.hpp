@@ -95,8 +95,9 @@ public:
             }
         }
         // Up to the set, not to our return (spin_budget::missed says why).
-        budget.missed(ended - started);
-        sharing.learn(choice, ended - started);
+        spin_budget::duration const waited = ended - started;
+        budget.missed(waited);
+        sharing.learn(choice, waited);
     }
 
     void wait(spin_budget::duration spin_limit = spin_budget::default_limit)
