@@ -711,6 +711,14 @@ struct tree_sum_kernel {
 // amount of integer work that takes about 2 ms serially) and sleeps until the
 // next frame. The process CPU % over the window says what the pool burns
 // between frames; the frame times say how fast it gets going.
+//
+// With `paired`, every other frame runs serially on the main thread instead,
+// and the row reports what a pooled frame's period (from its start to the
+// next frame's) costs in CPU above a serial frame's. The host can change the
+// work's own speed by half from one second to the next (a virtual CPU shared
+// with other guests), which moves the plain CPU % of a whole run by more than
+// the pools' cost; neighbouring frames see the same host, so the difference
+// keeps only what the pool adds: wake-ups, spinning, sleeping, stealing.
 namespace frame {
 
 // A few rounds of a 64-bit mixer per element: compute-bound, identical in
@@ -737,6 +745,16 @@ inline void work(std::span<std::uint64_t> v, std::uint64_t rounds) noexcept
     }
 }
 
+// The paired row's serial frames: the same split, run on the main thread.
+struct serial_join {
+    template <class A, class B>
+    void join(A&& a, B&& b)
+    {
+        a();
+        b();
+    }
+};
+
 template <class Ex>
 void split(Ex& ex, std::span<std::uint64_t> v, std::size_t grain, std::uint64_t rounds)
 {
@@ -759,18 +777,40 @@ struct frame_loop_kernel {
         auto const len = ctx.args.get("len");
         auto const grain = ctx.args.get("grain");
         auto const rounds = ctx.args.get("rounds");
+        bool const paired = ctx.args.get("paired") != 0;
         std::vector<std::uint64_t> v(len);
         ex.install([] {});
         repeat(ctx, [&] {
             std::iota(v.begin(), v.end(), std::uint64_t{0});
             std::vector<std::uint64_t> frames;
+            // paired: the CPU of the pooled frames' periods and of the serial
+            // ones'; a period runs from its frame's start to the next's.
+            std::uint64_t pooled_cpu = 0, pooled_periods = 0, serial_cpu = 0, serial_periods = 0;
+            std::uint64_t period_start_cpu = 0;
+            bool previous_was_pooled = false;
+            frame::serial_join serial;
             stopwatch sw;
             std::uint64_t const t0 = sw.started_at();
-            for (std::uint64_t next = t0; next < t0 + window; next += period) {
+            std::uint64_t frame_index = 0;
+            for (std::uint64_t next = t0; next < t0 + window; next += period, ++frame_index) {
                 detail::sleep_until_ns(next);
+                bool const pooled = !paired || frame_index % 2 == 1;
+                if (paired) {
+                    std::uint64_t const cpu = process_cpu_ns();
+                    if (frame_index > 0) {
+                        (previous_was_pooled ? pooled_cpu : serial_cpu) += cpu - period_start_cpu;
+                        ++(previous_was_pooled ? pooled_periods : serial_periods);
+                    }
+                    period_start_cpu = cpu;
+                    previous_was_pooled = pooled;
+                }
                 std::uint64_t const start = wall_ns();
-                ex.install([&] { frame::split(ex, std::span(v), grain, rounds); });
-                frames.push_back(wall_ns() - start);
+                if (pooled) {
+                    ex.install([&] { frame::split(ex, std::span(v), grain, rounds); });
+                    frames.push_back(wall_ns() - start);
+                } else {
+                    frame::split(serial, std::span(v), grain, rounds);
+                }
             }
             detail::sleep_until_ns(t0 + window);
             auto e = sw.stop();
@@ -779,9 +819,16 @@ struct frame_loop_kernel {
                 check ^= x;
             std::sort(frames.begin(), frames.end());
             double const pct = 100.0 * double(e.cpu_ns) / double(e.wall_ns);
-            return fmt::format("wall_ns={} cpu_ns={} cpu_pct={:.3f} frames={} p50_ns={} p99_ns={} check={}",
-                               e.wall_ns, e.cpu_ns, pct, frames.size(), percentile(frames, 50),
-                               percentile(frames, 99), check);
+            std::string out = fmt::format("wall_ns={} cpu_ns={} cpu_pct={:.3f} frames={} p50_ns={} p99_ns={} check={}",
+                                          e.wall_ns, e.cpu_ns, pct, frames.size(), percentile(frames, 50),
+                                          percentile(frames, 99), check);
+            if (paired) {
+                double const pooled_mean = double(pooled_cpu) / double(std::max<std::uint64_t>(1, pooled_periods));
+                double const serial_mean = double(serial_cpu) / double(std::max<std::uint64_t>(1, serial_periods));
+                out += fmt::format(" pooled_frame_cpu_ns={:.0f} serial_frame_cpu_ns={:.0f} above_serial_ns={:.0f}",
+                                   pooled_mean, serial_mean, pooled_mean - serial_mean);
+            }
+            return out;
         });
     }
 };
@@ -1123,10 +1170,26 @@ inline std::vector<workload> const& registry()
          cpu_pct,
          {{"p50_ns", "", 1e-6, "p50 frame ms", 3}, {"p99_ns", "", 1e-6, "p99 frame ms", 3}},
          false,
-         {{"period_us", "16667"}, {"window_ms", "2000"}, {"len", "65536"}, {"grain", "1024"}, {"rounds", "13"}},
-         {{"period_us", "16667"}, {"window_ms", "300"}, {"len", "65536"}, {"grain", "1024"}, {"rounds", "13"}},
+         {{"period_us", "16667"},
+          {"window_ms", "2000"},
+          {"len", "65536"},
+          {"grain", "1024"},
+          {"rounds", "13"},
+          {"paired", "0"}},
+         {{"period_us", "16667"}, {"window_ms", "300"}, {"len", "65536"}, {"grain", "1024"}, {"rounds", "13"}, {"paired", "0"}},
          "a 0.3 s window instead of 2 s",
          3, 1, 0},
+        {"frame-loop-paired", "frame-loop",
+         "the frame loop with every other frame run serially on the main thread: a pooled frame's CPU above a "
+         "serial frame's, neighbours in time",
+         {"above_serial_ns", "", 1e-3, "us/frame above serial", 1, 5.0},
+         {{"pooled_frame_cpu_ns", "", 1e-3, "pooled frame CPU us", 0},
+          {"serial_frame_cpu_ns", "", 1e-3, "serial frame CPU us", 0}},
+         false,
+         {{"period_us", "16667"}, {"window_ms", "2000"}, {"len", "65536"}, {"grain", "1024"}, {"rounds", "13"}, {"paired", "1"}},
+         {{"period_us", "16667"}, {"window_ms", "300"}, {"len", "65536"}, {"grain", "1024"}, {"rounds", "13"}, {"paired", "1"}},
+         "a 0.3 s window instead of 2 s",
+         5, 1, 0},
         // The futures rows: Boost.ForkJoin only (see README.md).
         {"park-unpark", "park-unpark",
          "two fibers hand a token back and forth through promises: one park/unpark cycle (Boost.ForkJoin only)",

@@ -693,22 +693,33 @@ fn frame_work(v: &mut [u64], rounds: u64) {
     }
 }
 
-fn frame_split(v: &mut [u64], grain: usize, rounds: u64) {
+/// The split with `rayon::join`, or, for the paired row's serial frames,
+/// with one half after the other on the calling thread.
+fn frame_split(v: &mut [u64], grain: usize, rounds: u64, parallel: bool) {
     if v.len() <= grain {
         return frame_work(v, rounds);
     }
     let (lo, hi) = v.split_at_mut(v.len() / 2);
-    rayon::join(|| frame_split(lo, grain, rounds), || frame_split(hi, grain, rounds));
+    if parallel {
+        rayon::join(|| frame_split(lo, grain, rounds, true), || frame_split(hi, grain, rounds, true));
+    } else {
+        frame_split(lo, grain, rounds, false);
+        frame_split(hi, grain, rounds, false);
+    }
 }
 
 /// Every `period_us` one parallel job of about 2 ms from the main thread,
-/// for `window_ms`: process CPU % and frame times.
+/// for `window_ms`: process CPU % and frame times. With `paired`, every
+/// other frame runs serially on the main thread, and the CPU of a pooled
+/// frame's period (its start to the next frame's) is compared with a serial
+/// one's (the C++ `frame_loop_kernel` says why).
 fn run_frame_loop(args: &Args, pool: &rayon::ThreadPool) {
     let period = Duration::from_micros(args.param("period_us", 16_667));
     let window = Duration::from_millis(args.param("window_ms", 2000));
     let len = args.param("len", 65_536) as usize;
     let grain = args.param("grain", 1024) as usize;
     let rounds = args.param("rounds", 8);
+    let paired = args.param("paired", 0) != 0;
     let mut v = vec![0u64; len];
     pool.install(|| ());
     repeat(args, || {
@@ -716,16 +727,40 @@ fn run_frame_loop(args: &Args, pool: &rayon::ThreadPool) {
             *x = i as u64;
         }
         let mut frames = Vec::new();
+        let (mut pooled_cpu, mut pooled_periods, mut serial_cpu, mut serial_periods) = (0u64, 0u64, 0u64, 0u64);
+        let mut period_start_cpu = 0u64;
+        let mut previous_was_pooled = false;
         let sw = Stopwatch::start();
         let mut next = sw.wall;
+        let mut frame_index = 0u64;
         while next < sw.wall + window {
             if let Some(d) = next.checked_duration_since(Instant::now()) {
                 std::thread::sleep(d);
             }
+            let pooled = !paired || frame_index % 2 == 1;
+            if paired {
+                let cpu = process_cpu_ns();
+                if frame_index > 0 {
+                    if previous_was_pooled {
+                        pooled_cpu += cpu - period_start_cpu;
+                        pooled_periods += 1;
+                    } else {
+                        serial_cpu += cpu - period_start_cpu;
+                        serial_periods += 1;
+                    }
+                }
+                period_start_cpu = cpu;
+                previous_was_pooled = pooled;
+            }
             let start = Instant::now();
-            pool.install(|| frame_split(&mut v, grain, rounds));
-            frames.push(start.elapsed().as_nanos() as u64);
+            if pooled {
+                pool.install(|| frame_split(&mut v, grain, rounds, true));
+                frames.push(start.elapsed().as_nanos() as u64);
+            } else {
+                frame_split(&mut v, grain, rounds, false);
+            }
             next += period;
+            frame_index += 1;
         }
         if let Some(d) = (sw.wall + window).checked_duration_since(Instant::now()) {
             std::thread::sleep(d);
@@ -734,12 +769,21 @@ fn run_frame_loop(args: &Args, pool: &rayon::ThreadPool) {
         let check = v.iter().fold(0u64, |a, &x| a ^ x);
         frames.sort_unstable();
         let pct = 100.0 * cpu as f64 / wall as f64;
-        format!(
+        let mut out = format!(
             "wall_ns={wall} cpu_ns={cpu} cpu_pct={pct:.3} frames={} p50_ns={} p99_ns={} check={check}",
             frames.len(),
             percentile(&frames, 50.0),
             percentile(&frames, 99.0)
-        )
+        );
+        if paired {
+            let pooled_mean = pooled_cpu as f64 / pooled_periods.max(1) as f64;
+            let serial_mean = serial_cpu as f64 / serial_periods.max(1) as f64;
+            out += &format!(
+                " pooled_frame_cpu_ns={pooled_mean:.0} serial_frame_cpu_ns={serial_mean:.0} above_serial_ns={:.0}",
+                pooled_mean - serial_mean
+            );
+        }
+        out
     });
 }
 
