@@ -17,6 +17,7 @@
 
 #include <boost/forkjoin/detail/cpu_sharing_learner.hpp>
 #include <boost/forkjoin/detail/lock_latch.hpp>
+#include <boost/forkjoin/detail/process_cpu_clock.hpp>
 #include <boost/forkjoin/spin_budget.hpp>
 
 #include <atomic>
@@ -500,6 +501,45 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_woken_worker_learns_from_the_wake_up_not_from_it
     auto const sleeps_in_gap = pool.stats().sleeps - sleeps_before;
     BOOST_TEST(sleeps_in_gap == 0u);
 #endif
+}
+
+// The gaps inside one parallel job do not raise the spin after it. Each
+// frame's job keeps one worker busy for 5 ms while the other waits for the
+// next split, which it catches: a wait a spin could catch, which would raise
+// the budget to 10 ms if it taught. Only periods that began with every
+// worker idle teach, and those end in the 40-ms gaps between frames (beyond
+// the 20-ms limit), so after the job both workers go to sleep within about a
+// microsecond of spinning. The gaps' CPU says it: with the mid-job waits
+// teaching, the thief spun about 10 ms after every job.
+BOOST_AUTO_TEST_CASE_TEMPLATE(the_gaps_inside_a_job_do_not_raise_the_spin_after_it, Policy, test::blocking_policies)
+{
+    test::watchdog const guard("frame loop", std::chrono::seconds(60));
+    fj::pool_options options = test::threads(2);
+    options.spin_limit = 20ms;
+    test::pool<Policy> pool(options);
+    auto const frame = [] {
+        fj::join(
+            [] {
+                busy_for(5ms);
+                fj::join([] { busy_for(1ms); }, [] {});
+            },
+            [] {});
+    };
+    for (int i = 0; i < 10; ++i) { // the budgets settle
+        pool.install(frame);
+        std::this_thread::sleep_for(40ms);
+    }
+    constexpr int frames = 10;
+    std::chrono::nanoseconds in_gaps{0};
+    for (int i = 0; i < frames; ++i) {
+        pool.install(frame);
+        auto const start = fj::detail::process_cpu_time();
+        std::this_thread::sleep_for(40ms);
+        in_gaps += fj::detail::process_cpu_time() - start;
+    }
+    auto const per_gap = std::chrono::duration<double, std::milli>(in_gaps).count() / frames;
+    BOOST_TEST_MESSAGE("CPU in a 40-ms gap after a job: " << per_gap << " ms");
+    BOOST_TEST(per_gap < 3.0);
 }
 
 // --- Pools waited for from outside ------------------------------------------------

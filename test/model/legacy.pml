@@ -44,7 +44,9 @@
  * assertions check the sleepy word.
  *
  * Abstractions: the implementation searches for half its spin budget (a
- * time) before it gets sleepy and sleeps at the budget's end; here the
+ * time; half the whole spin limit while its relaxed idle-worker count says
+ * another worker is busy, a hint no protocol step reads, so not modelled)
+ * before it gets sleepy and sleeps at the budget's end; here the
  * counts S / A (default 1 / 3: one plain failed round, get sleepy, one round that
  * checks still_sleepy, then sleep) -- the protocol only depends on the order
  * "fail, get sleepy, search at least once more, sleep", not on the numbers.

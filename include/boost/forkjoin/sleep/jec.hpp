@@ -84,9 +84,10 @@ public:
         // Another worker runs a job: search for the whole limit (see
         // spin_time). Set when the period begins, cleared once all are idle.
         bool others_busy = false;
-        // The period began with every worker idle: only such periods teach
-        // the budget (see learn).
+        // Every worker has been idle since quiet_since: only that part of a
+        // period teaches the budget (see learn).
         bool teaches = true;
+        clock::time_point quiet_since{};
         bool slept = false; // blocked at least once in this idle period
         // When we were last woken (if slept): what the budget learns from,
         // not the time we ran again (see learn).
@@ -115,7 +116,7 @@ public:
         bool const others_busy = inactive_threads(c) < num_threads_;
         clock::time_point const now = clock::now();
         return {worker_index, now, now + spin_time(worker_index, others_busy), spin_pause(now), no_snapshot,
-                others_busy, !others_busy};
+                others_busy, !others_busy, now};
     }
 
     void work_found(idle_state& idle) noexcept
@@ -138,7 +139,11 @@ public:
         clock::time_point const now = clock::now();
         // Relaxed: a hint; the sleep protocol does not depend on it.
         if (idle.others_busy && inactive_threads(counters_.load(std::memory_order_relaxed)) == num_threads_) {
-            idle.others_busy = false; // everybody is idle now: the learnt budget governs
+            // Everybody is idle now: the learnt budget governs, and the rest
+            // of the period, a wait for new work from outside, teaches it.
+            idle.others_busy = false;
+            idle.teaches = true;
+            idle.quiet_since = now;
             idle.sleepy_at = std::min(idle.sleepy_at, now + spin_time(idle.worker_index, false));
         }
         if (now < idle.sleepy_at)
@@ -280,9 +285,11 @@ private:
     // now costs a system call on each side to bring back: search for the
     // whole limit, as Go keeps a spinning thread while any processor runs.
     // The learnt budget is for the pool going quiet, when everybody is idle
-    // and only a new job from outside ends the wait; so only such periods
-    // teach it (learn), and a frame's many short gaps do not inflate the
-    // spin after its last job.
+    // and only a new job from outside ends the wait; so only the quiet part
+    // of a period teaches it (learn), and a frame's many short gaps do not
+    // inflate the spin after its last job. A thief that went idle while the
+    // owner finished the job still learns from the gap that follows, or it
+    // would keep its first budget, the whole limit, for ever.
     spin_budget::duration spin_time(std::size_t worker_index, bool others_busy) const noexcept
     {
         spin_budget const& budget = worker_states_[worker_index].budget;
@@ -300,15 +307,15 @@ private:
         idle.slept |= slept;
     }
 
-    // The idle period is over: did spinning carry the worker through it?
-    // One we slept in ended when we were woken, not when we ran again
-    // (spin_budget::missed says why).
+    // The idle period is over: did spinning carry the worker through its
+    // quiet part? One we slept in ended when we were woken, not when we ran
+    // again (spin_budget::missed says why).
     void learn(idle_state const& idle) noexcept
     {
         if (!idle.teaches)
             return;
         clock::time_point const ended = idle.slept ? idle.woken_at : clock::now();
-        worker_states_[idle.worker_index].budget.learn(ended - idle.idle_since, idle.slept);
+        worker_states_[idle.worker_index].budget.learn(ended - idle.quiet_since, idle.slept);
     }
 
     // Rayon's wake decision. Awake-but-idle threads will find the new jobs

@@ -16,7 +16,8 @@
 //
 // A worker that fails to find work keeps searching for the first half of its
 // spin budget (spin_budget.hpp: a time, learnt from how the worker's own idle
-// periods ended; the seed counts 32 yields). Then it tries to become *the*
+// periods ended; the seed counts 32 yields), or of the whole spin limit while
+// another worker is busy, as sleep::jec does. Then it tries to become *the*
 // sleepy worker (a CAS); while sleepy it keeps searching, for the second
 // half of the budget and at least once more; then it swaps "me sleepy" for
 // "someone asleep" under the mutex and blocks on the one condition variable.
@@ -27,6 +28,9 @@
 // notify_all. This is the seed's tickle, with a CAS where the seed swaps
 // (see tickle_cold).
 //
+// Beside the word, a relaxed count of idle workers says how long to search
+// (see spin_time); no step of the protocol reads it.
+//
 // Trade-offs: a tickle on the hot path is a single load; but a wake-up is
 // all-or-nothing (every sleeper wakes, most go back to sleep) and only one
 // worker at a time can be on its way to sleep.
@@ -36,6 +40,7 @@
 #include <boost/forkjoin/sleep_policy.hpp>
 #include <boost/forkjoin/spin_budget.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -63,13 +68,20 @@ public:
         spin_pause pause;
         bool sleepy = false; // we are *the* sleepy worker
         bool slept = false;  // blocked at least once in this idle period
+        // Another worker runs a job: search for the whole limit (see
+        // spin_time). Set when the period begins, cleared once all are idle.
+        bool others_busy = false;
+        // Every worker has been idle since quiet_since: only that part of a
+        // period teaches the budget (see work_found).
+        bool teaches = true;
+        clock::time_point quiet_since{};
         // When the tickle that woke us last came (if slept): what the budget
         // learns from, not the time we ran again (see learn_from).
         clock::time_point woken_at{};
     };
 
     explicit legacy(sleep_context const& context)
-        : budgets_(std::make_unique<worker_budget[]>(context.num_threads)),
+        : budgets_(std::make_unique<worker_budget[]>(context.num_threads)), num_threads_(context.num_threads),
           deadlocks_(context.num_threads, context.deadlock_handler)
     {
         for (std::size_t i = 0; i < context.num_threads; ++i)
@@ -82,6 +94,11 @@ public:
     idle_state start_looking(std::size_t worker_index) noexcept
     {
         idle_state idle{worker_index, clock::now(), {}, {}, spin_pause(clock::now())};
+        // Relaxed: a hint for how long to spin, which no step of the sleep
+        // protocol reads; it only has to become exact once the pool is quiet.
+        idle.others_busy = idle_workers_.fetch_add(1, std::memory_order_relaxed) + 1 < num_threads_;
+        idle.teaches = !idle.others_busy;
+        idle.quiet_since = idle.idle_since;
         start_searching(idle, idle.idle_since);
         return idle;
     }
@@ -93,16 +110,29 @@ public:
         // needed, but that is the protocol as rayon shipped it.
         if (idle.sleepy)
             tickle();
+        idle_workers_.fetch_sub(1, std::memory_order_relaxed);
+        if (!idle.teaches)
+            return;
         // A period we slept in ended when the tickle came, not when we ran
         // again (spin_budget::missed says why).
         clock::time_point const ended = idle.slept ? idle.woken_at : clock::now();
-        budgets_[idle.worker_index].budget.learn(ended - idle.idle_since, idle.slept);
+        budgets_[idle.worker_index].budget.learn(ended - idle.quiet_since, idle.slept);
     }
 
     template <class HasInjectedJobs>
     sleep_result no_work_found(idle_state& idle, core_latch&, HasInjectedJobs&&)
     {
         clock::time_point const now = clock::now();
+        if (idle.others_busy && idle_workers_.load(std::memory_order_relaxed) == num_threads_) {
+            // Everybody is idle now: the learnt budget governs, and the rest
+            // of the period, a wait for new work from outside, teaches it.
+            idle.others_busy = false;
+            idle.teaches = true;
+            idle.quiet_since = now;
+            spin_budget::duration const budget = spin_time(idle);
+            idle.sleepy_at = std::min(idle.sleepy_at, now + budget / 2);
+            idle.asleep_at = std::min(idle.asleep_at, now + budget);
+        }
         if (!idle.sleepy) {
             // Only one worker may be sleepy: if another is, wait our turn.
             if (now < idle.sleepy_at || !get_sleepy(idle.worker_index))
@@ -142,11 +172,24 @@ private:
         spin_budget budget; // its worker's alone
     };
 
-    // Not sleepy: search for half the budget, then get sleepy, then search
+    // How long to search before sleeping, as in sleep::jec: while another
+    // worker runs a job, more work is likely within microseconds (the other
+    // half of a join, the next split of a loop), so the whole limit; once
+    // the pool is quiet, the learnt budget. Only the quiet part of a period
+    // teaches the budget: the many short gaps inside one parallel job would
+    // otherwise raise the spin after its last job, which in a frame loop is
+    // pure waste.
+    spin_budget::duration spin_time(idle_state const& idle) const noexcept
+    {
+        spin_budget const& budget = budgets_[idle.worker_index].budget;
+        return idle.others_busy ? budget.limit() : budget.current();
+    }
+
+    // Not sleepy: search for half the time, then get sleepy, then search
     // for the other half.
     void start_searching(idle_state& idle, clock::time_point now) noexcept
     {
-        spin_budget::duration const budget = budgets_[idle.worker_index].budget.current();
+        spin_budget::duration const budget = spin_time(idle);
         idle.sleepy = false;
         idle.sleepy_at = now + budget / 2;
         idle.asleep_at = now + budget;
@@ -292,6 +335,11 @@ private:
 
     alignas(detail::cache_line_size) std::atomic<std::size_t> state_{awake};
     std::unique_ptr<worker_budget[]> budgets_;
+    std::size_t const num_threads_;
+    // Workers between start_looking and work_found, asleep or not: the
+    // others_busy hint, on a line of its own so that idle transitions do
+    // not disturb the state word's readers.
+    alignas(detail::cache_line_size) std::atomic<std::size_t> idle_workers_{0};
     std::mutex mutex_;
     std::condition_variable wake_all_;
     std::uint64_t wake_generation_ = 0; // guarded by mutex_
