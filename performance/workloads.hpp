@@ -745,16 +745,6 @@ inline void work(std::span<std::uint64_t> v, std::uint64_t rounds) noexcept
     }
 }
 
-// The paired row's serial frames: the same split, run on the main thread.
-struct serial_join {
-    template <class A, class B>
-    void join(A&& a, B&& b)
-    {
-        a();
-        b();
-    }
-};
-
 template <class Ex>
 void split(Ex& ex, std::span<std::uint64_t> v, std::size_t grain, std::uint64_t rounds)
 {
@@ -787,8 +777,7 @@ struct frame_loop_kernel {
             // ones'; a period runs from its frame's start to the next's.
             std::uint64_t pooled_cpu = 0, pooled_periods = 0, serial_cpu = 0, serial_periods = 0;
             std::uint64_t period_start_cpu = 0;
-            bool previous_was_pooled = false;
-            frame::serial_join serial;
+            serial_executor serial(1); // the paired row's serial frames: the same split on the main thread
             stopwatch sw;
             std::uint64_t const t0 = sw.started_at();
             std::uint64_t frame_index = 0;
@@ -797,12 +786,13 @@ struct frame_loop_kernel {
                 bool const pooled = !paired || frame_index % 2 == 1;
                 if (paired) {
                     std::uint64_t const cpu = process_cpu_ns();
+                    // The period that ends here is the previous frame's:
+                    // pooled when this one is not.
                     if (frame_index > 0) {
-                        (previous_was_pooled ? pooled_cpu : serial_cpu) += cpu - period_start_cpu;
-                        ++(previous_was_pooled ? pooled_periods : serial_periods);
+                        (pooled ? serial_cpu : pooled_cpu) += cpu - period_start_cpu;
+                        ++(pooled ? serial_periods : pooled_periods);
                     }
                     period_start_cpu = cpu;
-                    previous_was_pooled = pooled;
                 }
                 std::uint64_t const start = wall_ns();
                 if (pooled) {
@@ -1170,12 +1160,7 @@ inline std::vector<workload> const& registry()
          cpu_pct,
          {{"p50_ns", "", 1e-6, "p50 frame ms", 3}, {"p99_ns", "", 1e-6, "p99 frame ms", 3}},
          false,
-         {{"period_us", "16667"},
-          {"window_ms", "2000"},
-          {"len", "65536"},
-          {"grain", "1024"},
-          {"rounds", "13"},
-          {"paired", "0"}},
+         {{"period_us", "16667"}, {"window_ms", "2000"}, {"len", "65536"}, {"grain", "1024"}, {"rounds", "13"}, {"paired", "0"}},
          {{"period_us", "16667"}, {"window_ms", "300"}, {"len", "65536"}, {"grain", "1024"}, {"rounds", "13"}, {"paired", "0"}},
          "a 0.3 s window instead of 2 s",
          3, 1, 0},

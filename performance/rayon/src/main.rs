@@ -729,7 +729,6 @@ fn run_frame_loop(args: &Args, pool: &rayon::ThreadPool) {
         let mut frames = Vec::new();
         let (mut pooled_cpu, mut pooled_periods, mut serial_cpu, mut serial_periods) = (0u64, 0u64, 0u64, 0u64);
         let mut period_start_cpu = 0u64;
-        let mut previous_was_pooled = false;
         let sw = Stopwatch::start();
         let mut next = sw.wall;
         let mut frame_index = 0u64;
@@ -740,17 +739,18 @@ fn run_frame_loop(args: &Args, pool: &rayon::ThreadPool) {
             let pooled = !paired || frame_index % 2 == 1;
             if paired {
                 let cpu = process_cpu_ns();
+                // The period that ends here is the previous frame's: pooled
+                // when this one is not.
                 if frame_index > 0 {
-                    if previous_was_pooled {
-                        pooled_cpu += cpu - period_start_cpu;
-                        pooled_periods += 1;
-                    } else {
+                    if pooled {
                         serial_cpu += cpu - period_start_cpu;
                         serial_periods += 1;
+                    } else {
+                        pooled_cpu += cpu - period_start_cpu;
+                        pooled_periods += 1;
                     }
                 }
                 period_start_cpu = cpu;
-                previous_was_pooled = pooled;
             }
             let start = Instant::now();
             if pooled {

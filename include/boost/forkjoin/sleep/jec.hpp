@@ -82,11 +82,10 @@ public:
         // stale snapshot cannot match.
         word jobs_counter = no_snapshot;
         // Another worker runs a job: search for the whole limit (see
-        // spin_time). Set when the period begins, cleared once all are idle.
+        // spin_time). Set when the period begins, cleared once all are idle;
+        // from then on, since quiet_since, the period teaches the budget
+        // (see learn).
         bool others_busy = false;
-        // Every worker has been idle since quiet_since: only that part of a
-        // period teaches the budget (see learn).
-        bool teaches = true;
         clock::time_point quiet_since{};
         bool slept = false; // blocked at least once in this idle period
         // When we were last woken (if slept): what the budget learns from,
@@ -116,7 +115,7 @@ public:
         bool const others_busy = inactive_threads(c) < num_threads_;
         clock::time_point const now = clock::now();
         return {worker_index, now, now + spin_time(worker_index, others_busy), spin_pause(now), no_snapshot,
-                others_busy, !others_busy, now};
+                others_busy, now};
     }
 
     void work_found(idle_state& idle) noexcept
@@ -142,7 +141,6 @@ public:
             // Everybody is idle now: the learnt budget governs, and the rest
             // of the period, a wait for new work from outside, teaches it.
             idle.others_busy = false;
-            idle.teaches = true;
             idle.quiet_since = now;
             idle.sleepy_at = std::min(idle.sleepy_at, now + spin_time(idle.worker_index, false));
         }
@@ -312,7 +310,7 @@ private:
     // again (spin_budget::missed says why).
     void learn(idle_state const& idle) noexcept
     {
-        if (!idle.teaches)
+        if (idle.others_busy)
             return;
         clock::time_point const ended = idle.slept ? idle.woken_at : clock::now();
         worker_states_[idle.worker_index].budget.learn(ended - idle.quiet_since, idle.slept);

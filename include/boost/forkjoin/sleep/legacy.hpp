@@ -69,14 +69,13 @@ public:
         bool sleepy = false; // we are *the* sleepy worker
         bool slept = false;  // blocked at least once in this idle period
         // Another worker runs a job: search for the whole limit (see
-        // spin_time). Set when the period begins, cleared once all are idle.
+        // spin_time). Set when the period begins, cleared once all are idle;
+        // from then on, since quiet_since, the period teaches the budget
+        // (see work_found).
         bool others_busy = false;
-        // Every worker has been idle since quiet_since: only that part of a
-        // period teaches the budget (see work_found).
-        bool teaches = true;
         clock::time_point quiet_since{};
         // When the tickle that woke us last came (if slept): what the budget
-        // learns from, not the time we ran again (see learn_from).
+        // learns from, not the time we ran again (see work_found).
         clock::time_point woken_at{};
     };
 
@@ -97,7 +96,6 @@ public:
         // Relaxed: a hint for how long to spin, which no step of the sleep
         // protocol reads; it only has to become exact once the pool is quiet.
         idle.others_busy = idle_workers_.fetch_add(1, std::memory_order_relaxed) + 1 < num_threads_;
-        idle.teaches = !idle.others_busy;
         idle.quiet_since = idle.idle_since;
         start_searching(idle, idle.idle_since);
         return idle;
@@ -110,8 +108,9 @@ public:
         // needed, but that is the protocol as rayon shipped it.
         if (idle.sleepy)
             tickle();
+        // Relaxed, as in start_looking: the count is a hint.
         idle_workers_.fetch_sub(1, std::memory_order_relaxed);
-        if (!idle.teaches)
+        if (idle.others_busy)
             return;
         // A period we slept in ended when the tickle came, not when we ran
         // again (spin_budget::missed says why).
@@ -123,11 +122,11 @@ public:
     sleep_result no_work_found(idle_state& idle, core_latch&, HasInjectedJobs&&)
     {
         clock::time_point const now = clock::now();
+        // Relaxed: a hint; a stale read only spins longer or shorter.
         if (idle.others_busy && idle_workers_.load(std::memory_order_relaxed) == num_threads_) {
             // Everybody is idle now: the learnt budget governs, and the rest
             // of the period, a wait for new work from outside, teaches it.
             idle.others_busy = false;
-            idle.teaches = true;
             idle.quiet_since = now;
             spin_budget::duration const budget = spin_time(idle);
             idle.sleepy_at = std::min(idle.sleepy_at, now + budget / 2);
