@@ -34,6 +34,15 @@ fn process_cpu_ns() -> u64 {
     ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
+/// CPU time consumed so far by the calling thread (a system call).
+fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
 /// Wall-clock and CPU time of one measured section.
 struct Stopwatch {
     wall: Instant,
@@ -694,17 +703,30 @@ fn frame_work(v: &mut [u64], rounds: u64) {
 }
 
 /// The split with `rayon::join`, or, for the paired row's serial frames,
-/// with one half after the other on the calling thread.
-fn frame_split(v: &mut [u64], grain: usize, rounds: u64, parallel: bool) {
+/// with one half after the other on the calling thread. With `leaf_ns`,
+/// each leaf adds its thread's CPU time to it (the C++ `frame::split` says why).
+fn frame_split(v: &mut [u64], grain: usize, rounds: u64, parallel: bool, leaf_ns: Option<&AtomicU64>) {
     if v.len() <= grain {
-        return frame_work(v, rounds);
+        match leaf_ns {
+            None => frame_work(v, rounds),
+            Some(sum) => {
+                let start = thread_cpu_ns();
+                frame_work(v, rounds);
+                // Relaxed: read by the main thread after the frame's join.
+                sum.fetch_add(thread_cpu_ns() - start, Ordering::Relaxed);
+            }
+        }
+        return;
     }
     let (lo, hi) = v.split_at_mut(v.len() / 2);
     if parallel {
-        rayon::join(|| frame_split(lo, grain, rounds, true), || frame_split(hi, grain, rounds, true));
+        rayon::join(
+            || frame_split(lo, grain, rounds, true, leaf_ns),
+            || frame_split(hi, grain, rounds, true, leaf_ns),
+        );
     } else {
-        frame_split(lo, grain, rounds, false);
-        frame_split(hi, grain, rounds, false);
+        frame_split(lo, grain, rounds, false, leaf_ns);
+        frame_split(hi, grain, rounds, false, leaf_ns);
     }
 }
 
@@ -728,7 +750,11 @@ fn run_frame_loop(args: &Args, pool: &rayon::ThreadPool) {
         }
         let mut frames = Vec::new();
         let (mut pooled_cpu, mut pooled_periods, mut serial_cpu, mut serial_periods) = (0u64, 0u64, 0u64, 0u64);
-        let mut period_start_cpu = 0u64;
+        // The same without the leaves' time; signed, as in C++.
+        let (mut pooled_outside, mut serial_outside) = (0i64, 0i64);
+        let (mut period_start_cpu, mut period_start_leaves) = (0u64, 0u64);
+        let leaf_ns = AtomicU64::new(0);
+        let leaves = if paired { Some(&leaf_ns) } else { None };
         let sw = Stopwatch::start();
         let mut next = sw.wall;
         let mut frame_index = 0u64;
@@ -739,25 +765,31 @@ fn run_frame_loop(args: &Args, pool: &rayon::ThreadPool) {
             let pooled = !paired || frame_index % 2 == 1;
             if paired {
                 let cpu = process_cpu_ns();
+                let in_leaves = leaf_ns.load(Ordering::Relaxed);
                 // The period that ends here is the previous frame's: pooled
                 // when this one is not.
                 if frame_index > 0 {
+                    let period_cpu = cpu - period_start_cpu;
+                    let outside = period_cpu as i64 - (in_leaves - period_start_leaves) as i64;
                     if pooled {
-                        serial_cpu += cpu - period_start_cpu;
+                        serial_cpu += period_cpu;
+                        serial_outside += outside;
                         serial_periods += 1;
                     } else {
-                        pooled_cpu += cpu - period_start_cpu;
+                        pooled_cpu += period_cpu;
+                        pooled_outside += outside;
                         pooled_periods += 1;
                     }
                 }
                 period_start_cpu = cpu;
+                period_start_leaves = in_leaves;
             }
             let start = Instant::now();
             if pooled {
-                pool.install(|| frame_split(&mut v, grain, rounds, true));
+                pool.install(|| frame_split(&mut v, grain, rounds, true, leaves));
                 frames.push(start.elapsed().as_nanos() as u64);
             } else {
-                frame_split(&mut v, grain, rounds, false);
+                frame_split(&mut v, grain, rounds, false, leaves);
             }
             next += period;
             frame_index += 1;
@@ -778,8 +810,11 @@ fn run_frame_loop(args: &Args, pool: &rayon::ThreadPool) {
         if paired {
             let pooled_mean = pooled_cpu as f64 / pooled_periods.max(1) as f64;
             let serial_mean = serial_cpu as f64 / serial_periods.max(1) as f64;
+            let outside_above = pooled_outside as f64 / pooled_periods.max(1) as f64
+                - serial_outside as f64 / serial_periods.max(1) as f64;
             out += &format!(
-                " pooled_frame_cpu_ns={pooled_mean:.0} serial_frame_cpu_ns={serial_mean:.0} above_serial_ns={:.0}",
+                " pooled_frame_cpu_ns={pooled_mean:.0} serial_frame_cpu_ns={serial_mean:.0} above_serial_ns={:.0} \
+                 outside_leaves_above_serial_ns={outside_above:.0}",
                 pooled_mean - serial_mean
             );
         }
