@@ -810,6 +810,8 @@ struct frame_loop_kernel {
                 bool const pooled = !paired || frame_index % 2 == 1;
                 if (paired) {
                     std::uint64_t const cpu = process_cpu_ns();
+                    // Relaxed: the last frame's join ordered its leaves' adds
+                    // before this load (see frame::split).
                     std::uint64_t const in_leaves = leaf_ns.load(std::memory_order_relaxed);
                     // The period that ends here is the previous frame's:
                     // pooled when this one is not.
@@ -842,11 +844,13 @@ struct frame_loop_kernel {
                                           e.wall_ns, e.cpu_ns, pct, frames.size(), percentile(frames, 50),
                                           percentile(frames, 99), check);
             if (paired) {
-                double const pooled_mean = double(pooled_cpu) / double(std::max<std::uint64_t>(1, pooled_periods));
-                double const serial_mean = double(serial_cpu) / double(std::max<std::uint64_t>(1, serial_periods));
-                double const outside_above =
-                    double(pooled_outside) / double(std::max<std::uint64_t>(1, pooled_periods)) -
-                    double(serial_outside) / double(std::max<std::uint64_t>(1, serial_periods));
+                auto const per_period = [](double sum, std::uint64_t periods) {
+                    return sum / double(std::max<std::uint64_t>(1, periods));
+                };
+                double const pooled_mean = per_period(double(pooled_cpu), pooled_periods);
+                double const serial_mean = per_period(double(serial_cpu), serial_periods);
+                double const outside_above = per_period(double(pooled_outside), pooled_periods) -
+                                             per_period(double(serial_outside), serial_periods);
                 out += fmt::format(" pooled_frame_cpu_ns={:.0f} serial_frame_cpu_ns={:.0f} above_serial_ns={:.0f}"
                                    " outside_leaves_above_serial_ns={:.0f}",
                                    pooled_mean, serial_mean, pooled_mean - serial_mean, outside_above);

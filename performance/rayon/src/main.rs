@@ -765,6 +765,8 @@ fn run_frame_loop(args: &Args, pool: &rayon::ThreadPool) {
             let pooled = !paired || frame_index % 2 == 1;
             if paired {
                 let cpu = process_cpu_ns();
+                // Relaxed: the last frame's join ordered its leaves' adds
+                // before this load.
                 let in_leaves = leaf_ns.load(Ordering::Relaxed);
                 // The period that ends here is the previous frame's: pooled
                 // when this one is not.
@@ -808,10 +810,11 @@ fn run_frame_loop(args: &Args, pool: &rayon::ThreadPool) {
             percentile(&frames, 99.0)
         );
         if paired {
-            let pooled_mean = pooled_cpu as f64 / pooled_periods.max(1) as f64;
-            let serial_mean = serial_cpu as f64 / serial_periods.max(1) as f64;
-            let outside_above = pooled_outside as f64 / pooled_periods.max(1) as f64
-                - serial_outside as f64 / serial_periods.max(1) as f64;
+            let per_period = |sum: f64, periods: u64| sum / periods.max(1) as f64;
+            let pooled_mean = per_period(pooled_cpu as f64, pooled_periods);
+            let serial_mean = per_period(serial_cpu as f64, serial_periods);
+            let outside_above =
+                per_period(pooled_outside as f64, pooled_periods) - per_period(serial_outside as f64, serial_periods);
             out += &format!(
                 " pooled_frame_cpu_ns={pooled_mean:.0} serial_frame_cpu_ns={serial_mean:.0} above_serial_ns={:.0} \
                  outside_leaves_above_serial_ns={outside_above:.0}",
