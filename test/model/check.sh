@@ -115,6 +115,12 @@ check mutant   legacy/TICKLE_NOTIFY_WITHOUT_LOCK legacy "-DMUTANT_TICKLE_NOTIFY_
 check mutant   legacy/CAS_OUTSIDE_LOCK          legacy "-DMUTANT_CAS_OUTSIDE_LOCK"
 check mutant   legacy/NO_SEARCH_AFTER_SLEEPY    legacy "-DMUTANT_NO_SEARCH_AFTER_SLEEPY"
 check mutant   legacy/NO_TICKLE_ON_LATCH_SET    legacy "-DMUTANT_NO_TICKLE_ON_LATCH_SET"
+# A worker that pushes and then blocks in user code (mark_blocked), with
+# pushes whose notification may be lost (LOSSY_PUSH: the store-buffering
+# outcome of the unfenced push). Without the hand-over (the mutant) b is
+# left to a worker that waits for it.
+check model    legacy/STRONG+LOSSY_PUSH+BLOCKED legacy "-DSTRONG -DLOSSY_PUSH -DBLOCKED"
+check mutant   legacy/BLOCKED_NO_HAND_OVER      legacy "-DSTRONG -DLOSSY_PUSH -DBLOCKED -DMUTANT_BLOCKED_NO_HAND_OVER"
 
 # ---- jec: packed counters + JEC, per-worker condvars, 4-state latch --------
 check model    jec                              jec ""
@@ -131,6 +137,8 @@ check mutant   jec/UNLOCK_BEFORE_BLOCK          jec "-DMUTANT_UNLOCK_BEFORE_BLOC
 check mutant   jec/JEC_BEFORE_TOGGLE            jec "-DMUTANT_JEC_BEFORE_TOGGLE"
 check mutant   jec/NO_SEARCH_AFTER_SLEEPY+STRONG jec "-DMUTANT_NO_SEARCH_AFTER_SLEEPY -DSTRONG"
 check mutant   jec/NO_SEARCH_AFTER_SLEEPY+NO_INJECTOR_CHECK jec "-DMUTANT_NO_SEARCH_AFTER_SLEEPY -DNO_INJECTOR_CHECK"
+check model    jec/STRONG+LOSSY_PUSH+BLOCKED    jec "-DSTRONG -DLOSSY_PUSH -DBLOCKED"
+check mutant   jec/BLOCKED_NO_HAND_OVER         jec "-DSTRONG -DLOSSY_PUSH -DBLOCKED -DMUTANT_BLOCKED_NO_HAND_OVER"
 # ---- the latch a thread outside the pool waits on: spin, then block --------
 check model    lock_latch                       lock_latch ""
 check mutant   lock_latch/LOAD_STORE_SET        lock_latch "-DMUTANT_LOAD_STORE_SET"

@@ -42,6 +42,18 @@
  *     deadlock: this checks the stronger guarantee that the JEC gives
  *     (rayon only promises it "modulo rollover"; under SC it holds even with
  *     the mod-2 rollover ablation, see README.md).
+ *   - -DLOSSY_PUSH lets the push's new_jobs be skipped: the push is a
+ *     release store and new_jobs's first load is not ordered after it, so
+ *     it can read the counters from before a worker announced while that
+ *     worker's search misses b (a store-buffering outcome this SC model
+ *     cannot produce otherwise; skipping new_jobs allows that and more).
+ *     With -DSTRONG a lost push then deadlocks, as it would for a worker
+ *     blocked in user code.
+ *   - -DBLOCKED: the joiner marks itself blocked before it waits (with
+ *     -DSTRONG), and mark_blocked hands its deque over: if b is still there,
+ *     new_jobs with queue_was_empty false, unfiltered
+ *     (registry::hand_over_local_jobs; its fence and the one after
+ *     announce_sleepy make it seq-cst, test/litmus pair e).
  *
  * Property: `monitor` fires on `timeout` (no process can move: every worker
  * is parked on its condvar) and asserts that all jobs ran; so an injected job
@@ -86,6 +98,10 @@
  *                                 masked by the final injector check for
  *                                 injected jobs, caught with -DSTRONG (lost
  *                                 internal wake-up) or -DNO_INJECTOR_CHECK
+ *   -DMUTANT_BLOCKED_NO_HAND_OVER with -DSTRONG -DLOSSY_PUSH -DBLOCKED:
+ *                                 mark_blocked does not hand the deque over,
+ *                                 so a lost push leaves b to a worker that
+ *                                 waits for it
  *
  *   -DMUTANT_SHARED_MAIN_LATCH    all workers' main loops sleep on ONE core
  *                                 latch (e.g. a pool-wide terminate latch):
@@ -381,10 +397,23 @@ execute:
         t = (dq[me] == 0);                        /* queue_was_empty */
         dq[me]++;                                 /* push(b) */
         jowner = me;
+#ifdef LOSSY_PUSH
+        if
+        :: new_jobs(t, cs, ci, n, i, r)           /* new_internal_jobs: no fence, so it */
+        :: skip                                   /* may read the counters from before an announcement */
+        fi;
+#else
         new_jobs(t, cs, ci, n, i, r);             /* new_internal_jobs: no fence */
+#endif
         t = 0;
 #ifdef STRONG
-        child_done == 1;                          /* a runs until b is done elsewhere */
+#if defined(BLOCKED) && !defined(MUTANT_BLOCKED_NO_HAND_OVER)
+        if                                        /* mark_blocked: hand_over_local_jobs */
+        :: dq[me] > 0 -> new_jobs(0, cs, ci, n, i, r)   /* fence, new_internal_jobs(n, false) */
+        :: else
+        fi;
+#endif
+        child_done == 1;                          /* a runs (or we block) until b is done elsewhere */
         done++
 #else
         if

@@ -35,6 +35,18 @@
  *     takes arbitrarily long) until somebody else has run b.  A lost wake-up
  *     for an *internal* push is then a deadlock too, i.e. the stronger
  *     "no internal job is left while everybody else sleeps" is checked.
+ *   - -DLOSSY_PUSH lets the push's tickle be skipped.  A push is a release
+ *     store and the push filter's load is not ordered after it, so the
+ *     tickle can read the word from before a worker got sleepy while that
+ *     worker's search misses b (a store-buffering outcome, which this SC
+ *     model cannot produce otherwise); skipping the tickle outright allows
+ *     that and more.  With -DSTRONG a lost push then deadlocks: the joiner
+ *     runs `a` for ever, as a worker blocked in user code would.
+ *   - -DBLOCKED: the joiner marks itself blocked before it waits (with
+ *     -DSTRONG), and mark_blocked hands its deque over: if b is still there,
+ *     a tickle that no filter skips (registry::hand_over_local_jobs; the
+ *     fence before it and the one after get_sleepy make it seq-cst, which
+ *     test/litmus checks as pair e).
  *
  * Property: the `monitor` process fires on `timeout` (no process can move any
  * more: every worker is parked on the condvar) and asserts that all jobs have
@@ -95,6 +107,11 @@
  *   -DMUTANT_TICKLE_NOTIFY_WITHOUT_LOCK  wake_sleepers() swaps and notifies
  *                                    without the mutex: the notify can fall
  *                                    between a sleeper's CAS and its wait.
+ *   -DMUTANT_BLOCKED_NO_HAND_OVER    with -DSTRONG -DLOSSY_PUSH -DBLOCKED:
+ *                                    mark_blocked does not hand the deque
+ *                                    over, so a lost push leaves b to a
+ *                                    worker that waits for it (the CI hang of
+ *                                    deadlock_handler_silent_in_normal_blocking).
  *
  * Liveness (check.sh, compiled with -DNP): under weak fairness there is no
  * cycle at all (there are no progress labels), i.e. every fair run ends with
@@ -341,9 +358,22 @@ execute:
 #endif
     :: job == JOINER ->
         dq[me]++;                              /* push(b) ... */
+#ifdef LOSSY_PUSH
+        if
+        :: tickle(t)                           /* ... then tickle, or */
+        :: skip                                /* the tickle read a word from before a worker got sleepy */
+        fi;
+#else
         tickle(t);                             /* ... then tickle */
+#endif
 #ifdef STRONG
-        child_done == 1;                       /* a runs until b is done elsewhere */
+#if defined(BLOCKED) && !defined(MUTANT_BLOCKED_NO_HAND_OVER)
+        if                                     /* mark_blocked: hand_over_local_jobs */
+        :: dq[me] > 0 -> tickle(t)             /* fence, then a tickle no filter skips */
+        :: else
+        fi;
+#endif
+        child_done == 1;                       /* a runs (or we block) until b is done elsewhere */
         done++
 #else
         if

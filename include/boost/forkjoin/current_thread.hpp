@@ -67,8 +67,11 @@ inline std::optional<yield_result> yield_local()
 
 // Tell the pool that the calling worker is about to block in user code
 // (waiting for something only another job can provide), so that a pool in
-// which every worker is asleep or blocked calls its deadlock_handler.
-// Throws std::logic_error outside pools.
+// which every worker is asleep or blocked calls its deadlock_handler. The
+// jobs left on the worker's deque are handed to the other workers first
+// (doc/sleep_policy.adoc, "Jobs left on a blocked worker's deque"): spawn
+// what you will wait for before this call. Throws std::logic_error outside
+// pools.
 inline void mark_blocked()
 {
     detail::worker_thread* const w = detail::current_worker;

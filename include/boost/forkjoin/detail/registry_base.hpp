@@ -123,6 +123,10 @@ public:
     inline std::optional<job_ref> steal();
     inline bool has_injected_jobs() const noexcept;
 
+    // Owner only: how many jobs its deque holds (exact for the owner, up to
+    // thieves taking some meanwhile).
+    std::size_t local_job_count() const noexcept { return deque_.size(); }
+
     // Runs a job taken from a queue. Never on a fiber's stack: a job is not
     // part of the fiber that happens to be running and may go deeper than
     // its stack allows, so fiber code hands it to the worker's own stack

@@ -144,10 +144,19 @@ public:
             idle.quiet_since = now;
             idle.sleepy_at = std::min(idle.sleepy_at, now + spin_time(idle.worker_index, false));
         }
-        if (now < idle.sleepy_at)
+        if (now < idle.sleepy_at) {
             idle.pause(now);
-        else
+        } else {
             idle.jobs_counter = announce_sleepy(); // then one more search
+            // Our half of the pair with a worker that blocks with jobs on
+            // its deque (registry::hand_over_local_jobs), whose push was
+            // only a release store: a seq-cst access of the counters does
+            // not order our next relaxed look at a deque's bottom, a seq-cst
+            // fence does. Either its fence precedes ours, and the search
+            // after this sees its jobs, or ours precedes its, and its
+            // new_jobs sees the even JEC (and toggles it) or us sleeping.
+            std::atomic_thread_fence(std::memory_order_seq_cst);
+        }
         return sleep_result::none;
     }
 

@@ -286,8 +286,18 @@ private:
             // order does not matter: we loop and load again.
             std::size_t expected = state;
             if (state_.compare_exchange_strong(expected, with_sleepy_worker(state, index),
-                                               std::memory_order_seq_cst, std::memory_order_relaxed))
+                                               std::memory_order_seq_cst, std::memory_order_relaxed)) {
+                // Our half of the pair with a worker that blocks with jobs on
+                // its deque (registry::hand_over_local_jobs), whose push was
+                // only a release store: a seq-cst CAS does not order our
+                // next relaxed look at a deque's bottom, a seq-cst fence
+                // does. Either its fence precedes ours, and our search after
+                // this sees its jobs, or ours precedes its, and its tickle
+                // sees us sleepy. Once per sleepy spell: free beside the
+                // search that follows.
+                std::atomic_thread_fence(std::memory_order_seq_cst);
                 return true;
+            }
         }
     }
 
