@@ -30,13 +30,39 @@ show_failure() {
     tail -n 20 "$log"
 }
 
+# Runs "$@" with its output in $log; after $limit seconds, writes every
+# thread's stack to the log (gdb, if it can attach) and kills it: a hang
+# leaves the evidence of where it hung, not only the test case's name.
+run_with_limit() {
+    local limit=$1 log=$2; shift 2
+    "$@" >"$log" 2>&1 &
+    local pid=$!
+    (
+        sleep "$limit" &
+        wait $!
+        kill -0 "$pid" 2>/dev/null || exit 0
+        {
+            echo "--- still running after ${limit}s: the stack of every thread"
+            timeout 120 gdb -p "$pid" -batch -ex 'thread apply all bt' 2>&1 | grep -E '^(Thread |#)'
+        } >>"$log"
+        kill -KILL "$pid" 2>/dev/null
+    ) &
+    local watcher=$!
+    wait "$pid" 2>/dev/null
+    local status=$?
+    pkill -P "$watcher" 2>/dev/null
+    kill "$watcher" 2>/dev/null
+    wait "$watcher" 2>/dev/null
+    return $status
+}
+
 # A Boost.Test program: count its test cases from the short report. A crash
 # or a time-out counts every case it would have run as failed, at least one.
 run_boost_test() {
     local name=$1 binary=$2 limit=$3
     wanted "$name" || return 0
     local log="$log_dir/$name.log" start=$SECONDS
-    timeout --kill-after=10 "$limit" "$binary" --report_level=short --log_level=test_suite >"$log" 2>&1
+    run_with_limit "$limit" "$log" "$binary" --report_level=short --log_level=test_suite
     local status=$?
     local ok bad
     ok=$(grep -oE '[0-9]+ test cases? out of [0-9]+ passed' "$log" | head -1 | awk '{print $1}')
@@ -142,10 +168,10 @@ if wanted 'tsan|asan'; then
     echo "building sanitizer variants with b2 -j$jobs" >&2
     if b2 -j"$jobs" test//stage-tsan test//stage-asan >"$log_dir/b2-sanitizers.log" 2>&1; then
         for t in "${sanitized_tests[@]}"; do
-            run_boost_test "tsan_$t" "build/test-tsan/${t}_test" 900
-            run_boost_test "asan_$t" "build/test-asan/${t}_test" 900
+            run_boost_test "tsan_$t" "build/test-tsan/${t}_test" 300
+            run_boost_test "asan_$t" "build/test-asan/${t}_test" 300
         done
-        run_boost_test asan_oom build/test-asan/oom_test 900
+        run_boost_test asan_oom build/test-asan/oom_test 300
     else
         tail -n 60 "$log_dir/b2-sanitizers.log"
         failed=$((failed + 1))

@@ -11,7 +11,7 @@ set -euo pipefail
 packages=(g++ cmake libboost1.81-all-dev libboost1.81-tools-dev)
 benchmark_packages=(libfmt-dev libtbb-dev gnuplot-nox cargo librust-rayon-dev)
 case "${1:-test}" in
-    test) packages+=(spin clang-14 libclang-rt-14-dev python3 asciidoctor ruby-rouge "${benchmark_packages[@]}") ;;
+    test) packages+=(spin clang-14 libclang-rt-14-dev python3 asciidoctor ruby-rouge gdb "${benchmark_packages[@]}") ;;
     benchmark) packages+=("${benchmark_packages[@]}") ;;
     *) echo "usage: $0 test|benchmark" >&2; exit 2 ;;
 esac
