@@ -19,8 +19,9 @@
 // under the mutex, while a publisher publishes and then reads `sleepers_`,
 // all seq-cst, so one of the two sees the other. A push onto some worker's
 // deque between our last search and our wait can be missed; that costs at
-// most `max_backoff` of latency (the pusher itself is running, so nothing
-// hangs). The price of the timeouts is a wake-up every `max_backoff` while
+// most `max_backoff` of latency, since the timed wait searches again by
+// itself, even when the pusher blocks in user code and so never pops the
+// job (doc/sleep_policy.adoc, "Jobs left on a blocked worker's deque"). The price of the timeouts is a wake-up every `max_backoff` while
 // idle, a little CPU that `sleep::jec` does not spend.
 
 #include <boost/forkjoin/sleep_policy.hpp>
