@@ -29,26 +29,31 @@
 
 namespace forkjoin_bench {
 
+namespace detail {
+// A CPU-time clock's reading in nanoseconds; `name` for the error.
+inline std::uint64_t cpu_clock_ns(clockid_t clock, char const* name)
+{
+    timespec ts{};
+    if (::clock_gettime(clock, &ts) != 0)
+        throw std::runtime_error(std::string("clock_gettime(") + name + ") failed");
+    return std::uint64_t(ts.tv_sec) * 1'000'000'000u + std::uint64_t(ts.tv_nsec);
+}
+} // namespace detail
+
 // CPU time used so far by every thread of this process. Pools run in the
 // process that measures them (each implementation gets a child process of its
 // own, see forkjoin_bench.cpp), so this is the pool's CPU time plus that of
 // the mostly-sleeping main thread.
 inline std::uint64_t process_cpu_ns()
 {
-    timespec ts{};
-    if (::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
-        throw std::runtime_error("clock_gettime(CLOCK_PROCESS_CPUTIME_ID) failed");
-    return std::uint64_t(ts.tv_sec) * 1'000'000'000u + std::uint64_t(ts.tv_nsec);
+    return detail::cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID, "CLOCK_PROCESS_CPUTIME_ID");
 }
 
 // CPU time used so far by the calling thread: a system call (about half a
 // microsecond on the 2-vCPU reference VM), not a vDSO read like wall_ns().
 inline std::uint64_t thread_cpu_ns()
 {
-    timespec ts{};
-    if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-        throw std::runtime_error("clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    return std::uint64_t(ts.tv_sec) * 1'000'000'000u + std::uint64_t(ts.tv_nsec);
+    return detail::cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID, "CLOCK_THREAD_CPUTIME_ID");
 }
 
 // Monotonic wall clock in nanoseconds. steady_clock is CLOCK_MONOTONIC on
