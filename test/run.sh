@@ -25,7 +25,10 @@ wanted() { [[ -z "${FORKJOIN_TEST_FILTER:-}" || "$1" =~ $FORKJOIN_TEST_FILTER ]]
 # before each (a child process's report, a message), then the log's tail.
 show_failure() {
     local log=$1
-    grep -n -B6 -E 'error: in|fatal error|exception|Assertion|runtime error|SUMMARY:' "$log" | head -n 80
+    grep -n -B6 -E 'error: in|fatal error|exception|Assertion|runtime error|SUMMARY:|terminate called|watchdog:' "$log" |
+        head -n 80
+    echo "--- the last test case entered"
+    grep -E 'Entering test case' "$log" | tail -n 1
     echo "--- tail of $log"
     tail -n 20 "$log"
 }
@@ -62,7 +65,12 @@ run_boost_test() {
     local name=$1 binary=$2 limit=$3
     wanted "$name" || return 0
     local log="$log_dir/$name.log" start=$SECONDS
-    run_with_limit "$limit" "$log" "$binary" --report_level=short --log_level=test_suite
+    # Boost.Test's signal handler longjmps to the main thread's frame from
+    # whichever thread took the signal; in a pool that is a worker, and the
+    # crash it causes buries the cause (ASan fails a CHECK on the foreign
+    # stack). Without it a worker's std::terminate prints its exception and
+    # aborts, and the log's last "Entering test case" names the test.
+    run_with_limit "$limit" "$log" "$binary" --report_level=short --log_level=test_suite --catch_system_errors=no
     local status=$?
     local ok bad
     ok=$(grep -oE '[0-9]+ test cases? out of [0-9]+ passed' "$log" | head -1 | awk '{print $1}')

@@ -347,14 +347,22 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(blocked_worker_hands_its_jobs_over, Policy, test::
     for (int rep = 0; rep < 5; ++rep) {
         bool const taken = pool.install([&] {
             std::this_thread::sleep_for(20ms); // the other worker is asleep by now
+            std::atomic<bool> marked{false}; // we are counted blocked
             std::atomic<bool> unblocked{false}; // whoever sets it first unblocks us
             std::atomic<bool> ran{false};
             fj::spawn([&] { // no notification
+                // A worker that was still searching may take the job before
+                // we mark ourselves blocked (a slow host deschedules it for
+                // longer than our sleep): unblocking us then would be an
+                // error, thrown in a job, so the job waits for the mark.
+                while (!marked.load())
+                    std::this_thread::yield();
                 if (!unblocked.exchange(true))
                     pool.mark_unblocked();
                 ran = true;
             });
             fj::mark_blocked();
+            marked = true;
             clock_type::time_point const deadline = clock_type::now() + 10s;
             while (!ran.load() && clock_type::now() < deadline)
                 std::this_thread::sleep_for(100us);
