@@ -544,14 +544,27 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(use_future_parks_the_fiber_while_the_io_thread_wor
     io_thread io;
     test::pool<Policy> pool(test::threads(1));
     std::atomic<int> meanwhile{0};
+    // The timer ends only once the jobs below have run, never by a time the
+    // main thread should have spawned them in: on a host that holds this
+    // thread up, a 30 ms timer could end first. A worker blocked by the
+    // fiber could run none of them, and the test would fail, not hang.
+    asio::steady_timer timer(io.io, std::chrono::hours(1));
     auto waited = pool.spawn_future([&] {
-        asio::steady_timer timer(io.io, 30ms);
-        fj::await(timer.async_wait(fj::use_future));
+        try {
+            fj::await(timer.async_wait(fj::use_future));
+        } catch (boost::system::system_error const& e) {
+            if (e.code() != asio::error::operation_aborted)
+                return -1;
+        }
         return meanwhile.load();
     });
     // The only worker is free while the fiber waits: these run first.
     for (int i = 0; i < 100; ++i)
         pool.spawn([&] { ++meanwhile; });
+    auto const deadline = std::chrono::steady_clock::now() + 10s;
+    while (meanwhile.load() < 100 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(100us);
+    asio::post(io.io, [&timer] { timer.cancel(); }); // the timer belongs to the I/O thread
     BOOST_TEST(waited.get() == 100);
 }
 
