@@ -14,6 +14,7 @@
 #include "../example/asio_server.hpp"
 #include "panics.hpp"
 #include "policies.hpp"
+#include "wait_until.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/async_result.hpp>
@@ -103,18 +104,6 @@ private:
     std::atomic<bool> returned_{false};
     std::thread thread_;
 };
-
-template <class Predicate>
-bool wait_until(Predicate p, std::chrono::milliseconds limit = 10s)
-{
-    auto const deadline = std::chrono::steady_clock::now() + limit;
-    while (!p()) {
-        if (std::chrono::steady_clock::now() > deadline)
-            return false;
-        std::this_thread::sleep_for(100us);
-    }
-    return true;
-}
 
 // A made-up asynchronous operation with the signature (error_code, int,
 // std::string): it completes at once, through the I/O executor.
@@ -232,7 +221,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(post_dispatch_defer_from_outside_run_on_workers, P
         asio::dispatch(ex, body); // not a worker: queued, not run here
         asio::defer(ex, body);
     }
-    BOOST_TEST(wait_until([&] { return on_pool + elsewhere == 900; }));
+    BOOST_TEST(test::wait_until([&] { return on_pool + elsewhere == 900; }));
     BOOST_TEST(on_pool.load() == 900);
     BOOST_TEST(elsewhere.load() == 0);
 }
@@ -292,7 +281,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(blocking_always_returns_after_the_function_ran, Po
         return ran_later.load();
     });
     BOOST_TEST(!ran_in_place);
-    BOOST_TEST(wait_until([&] { return ran_later.load(); }));
+    BOOST_TEST(test::wait_until([&] { return ran_later.load(); }));
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(networking_ts_members, Policy, test::all_policies)
@@ -344,7 +333,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(bind_executor_and_strands, Policy, test::all_polic
             inside.fetch_sub(1);
             ++done;
         });
-    BOOST_TEST(wait_until([&] { return done == 500; }));
+    BOOST_TEST(test::wait_until([&] { return done == 500; }));
     BOOST_TEST(overlaps.load() == 0);
 }
 
@@ -499,7 +488,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(handler_exceptions_go_to_the_panic_handler, Policy
         pool.install([&] { asio::dispatch(ex, fail); });            // run in place on a worker
         asio::require(ex, execution::blocking.always).execute(fail); // run while the caller waits
         ex.post(fail, std::allocator<void>());                      // the Networking TS form
-        BOOST_TEST(wait_until([&] { return panics == 4; }));
+        BOOST_TEST(test::wait_until([&] { return panics == 4; }));
         // The pool goes on working.
         BOOST_TEST(pool.install([] { return 1; }) == 1);
     }
@@ -561,9 +550,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(use_future_parks_the_fiber_while_the_io_thread_wor
     // The only worker is free while the fiber waits: these run first.
     for (int i = 0; i < 100; ++i)
         pool.spawn([&] { ++meanwhile; });
-    auto const deadline = std::chrono::steady_clock::now() + 10s;
-    while (meanwhile.load() < 100 && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(100us);
+    BOOST_TEST(test::wait_until([&] { return meanwhile.load() == 100; }));
     asio::post(io.io, [&timer] { timer.cancel(); }); // the timer belongs to the I/O thread
     BOOST_TEST(waited.get() == 100);
 }
@@ -657,7 +644,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cancelling_or_dropping_the_future_cancels_the_oper
             waiting = true;
             fj::await(expiry);
         });
-        BOOST_TEST(wait_until([&] { return waiting.load(); }));
+        BOOST_TEST(test::wait_until([&] { return waiting.load(); }));
         io.start();
         task.cancel();
         BOOST_CHECK_THROW(task.get(), fj::future_cancelled);
@@ -667,7 +654,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cancelling_or_dropping_the_future_cancels_the_oper
     {
         io_thread io;
         fj::future<int> number = async_number(io.io, fj::use_future);
-        BOOST_TEST(wait_until([&] { return number.poll(); }));
+        BOOST_TEST(test::wait_until([&] { return number.poll(); }));
         number.cancel();
         BOOST_TEST(number.get() == 42);
     }

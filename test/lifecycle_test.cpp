@@ -14,6 +14,7 @@
 
 #include "child_process.hpp"
 #include "policies.hpp"
+#include "wait_until.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -41,15 +42,9 @@ namespace {
 
 // Waits until `done()` holds; a watchdog, not a timing check.
 template <class Done>
-bool eventually(Done done, std::chrono::seconds limit = 30s)
+bool eventually(Done done)
 {
-    auto const deadline = std::chrono::steady_clock::now() + limit;
-    while (!done()) {
-        if (std::chrono::steady_clock::now() > deadline)
-            return false;
-        std::this_thread::sleep_for(1ms);
-    }
-    return true;
+    return test::wait_until(std::move(done), 30s, 1ms);
 }
 
 // Counts this thread in and waits, spinning, until `n` threads are: they

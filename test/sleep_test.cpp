@@ -9,6 +9,7 @@
 
 #include "policies.hpp"
 #include "thread_state.hpp"
+#include "wait_until.hpp"
 #include "watchdog.hpp"
 
 #include <atomic>
@@ -355,6 +356,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(blocked_worker_hands_its_jobs_over, Policy, test::
     for (int rep = 0; rep < 5; ++rep) {
         bool const taken = pool.install([&] {
             std::this_thread::sleep_for(20ms); // the other worker is asleep by now
+            // Seq-cst (the defaults): test code, and each flag is a handshake.
             std::atomic<bool> marked{false}; // we are counted blocked
             std::atomic<bool> unblocked{false}; // whoever sets it first unblocks us
             std::atomic<bool> ran{false};
@@ -371,10 +373,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(blocked_worker_hands_its_jobs_over, Policy, test::
             });
             fj::mark_blocked();
             marked = true;
-            clock_type::time_point const deadline = clock_type::now() + 10s;
-            while (!ran.load() && clock_type::now() < deadline)
-                std::this_thread::sleep_for(100us);
-            bool const taken_by_the_other = ran.load();
+            bool const taken_by_the_other = test::wait_until([&] { return ran.load(); });
             if (!unblocked.exchange(true))
                 fj::mark_unblocked();
             // Not handed over: run it ourselves, so that the test fails

@@ -419,7 +419,7 @@ BOOST_AUTO_TEST_CASE(a_blocked_waiter_learns_from_the_set_not_from_its_wake_up)
 
         fj::detail::lock_latch latch;
         std::atomic<bool> waiting{false};
-        std::atomic<std::int64_t> set_after_ns{0};
+        std::chrono::nanoseconds set_after{}; // the setter's; read after the join
         pthread_t const waiter = ::pthread_self();
         pid_t const waiter_tid = ::gettid();
         auto const started = std::chrono::steady_clock::now();
@@ -433,7 +433,7 @@ BOOST_AUTO_TEST_CASE(a_blocked_waiter_learns_from_the_set_not_from_its_wake_up)
             while (!test::is_sleeping(waiter_tid))
                 std::this_thread::sleep_for(100us);
             held_up::hold_up(waiter);
-            set_after_ns = std::chrono::nanoseconds(std::chrono::steady_clock::now() - started).count();
+            set_after = std::chrono::steady_clock::now() - started;
             latch.set(); // while the waiter's thread is held up for 100 ms
         });
         waiting.store(true);
@@ -441,7 +441,6 @@ BOOST_AUTO_TEST_CASE(a_blocked_waiter_learns_from_the_set_not_from_its_wake_up)
         auto const returned = std::chrono::steady_clock::now() - started;
         setter.join();
 
-        auto const set_after = std::chrono::nanoseconds(set_after_ns.load());
         BOOST_TEST_MESSAGE("set after " << set_after.count() / 1000 << " us, returned after "
                                         << returned.count() / 1000 << " us; budget now "
                                         << budget.current().count() / 1000 << " us");

@@ -13,11 +13,13 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "wait_until.hpp"
+
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <span>
 #include <string>
-#include <thread>
 
 namespace test {
 
@@ -38,21 +40,14 @@ inline bool is_sleeping(pid_t tid)
 inline bool wait_until_all_sleep(std::span<pid_t const> tids,
                                  std::chrono::milliseconds limit = std::chrono::milliseconds(10'000))
 {
-    auto const all_sleep = [&] {
-        for (pid_t const tid : tids)
-            if (!is_sleeping(tid))
-                return false;
-        return true;
-    };
-    auto const deadline = std::chrono::steady_clock::now() + limit;
     int looks_in_a_row = 0;
-    while (looks_in_a_row < 2) {
-        if (std::chrono::steady_clock::now() > deadline)
-            return false;
-        looks_in_a_row = all_sleep() ? looks_in_a_row + 1 : 0;
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    return true;
+    return wait_until(
+        [&] {
+            bool const all_sleep = std::ranges::all_of(tids, is_sleeping);
+            looks_in_a_row = all_sleep ? looks_in_a_row + 1 : 0;
+            return looks_in_a_row == 2;
+        },
+        limit, std::chrono::milliseconds(1));
 }
 
 } // namespace test

@@ -164,13 +164,18 @@ struct InjectReal {
 
 // ---- pair (b): set-latch-then-tickle vs get-sleepy-then-probe-latch
 constexpr std::uint32_t kSleepy = 4;  // (index 1 + 1) << 1
+// get_sleepy's CAS of an idle sleep word, with the orderings the variant
+// names; it cannot fail here (nobody else writes the word).
+inline bool get_sleepy(Cell& s, std::memory_order success, std::memory_order failure) {
+    std::uint32_t expected = 0;
+    return s.v.compare_exchange_strong(expected, kSleepy, success, failure);
+}
 struct LatchWeak {
     static constexpr const char* name = "b/legacy WEAK latch.store(rel); tickle load(acq) | get_sleepy CAS(acq_rel); probe load(acq)";
     static constexpr bool real = false;
     static std::uint32_t t0(Cell& l, Cell& s) { l.v.store(1, rel); return s.v.load(acq); }
     static std::uint32_t t1(Cell& l, Cell& s) {
-        std::uint32_t expected = 0;
-        if (!s.v.compare_exchange_strong(expected, kSleepy, acqrel, acq)) return 2;  // cannot happen
+        if (!get_sleepy(s, acqrel, acq)) return 2;  // cannot happen
         return l.v.load(acq);
     }
 };
@@ -179,8 +184,7 @@ struct LatchReal {
     static constexpr bool real = true;
     static std::uint32_t t0(Cell& l, Cell& s) { l.v.store(1, sc); return s.v.load(sc); }
     static std::uint32_t t1(Cell& l, Cell& s) {
-        std::uint32_t expected = 0;
-        if (!s.v.compare_exchange_strong(expected, kSleepy, sc, sc)) return 2;
+        if (!get_sleepy(s, sc, sc)) return 2;
         return l.v.load(sc);
     }
 };
@@ -193,8 +197,7 @@ struct BlockedPushWeak {
     static constexpr bool real = false;
     static std::uint32_t t0(Cell& b, Cell& s) { b.v.store(1, rel); return s.v.load(sc); }
     static std::uint32_t t1(Cell& b, Cell& s) {
-        std::uint32_t expected = 0;
-        if (!s.v.compare_exchange_strong(expected, kSleepy, sc, rlx)) return 2;  // cannot happen
+        if (!get_sleepy(s, sc, rlx)) return 2;  // cannot happen
         return b.v.load(rlx);
     }
 };
@@ -207,8 +210,7 @@ struct BlockedPushReal {
         return s.v.load(sc);
     }
     static std::uint32_t t1(Cell& b, Cell& s) {
-        std::uint32_t expected = 0;
-        if (!s.v.compare_exchange_strong(expected, kSleepy, sc, rlx)) return 2;
+        if (!get_sleepy(s, sc, rlx)) return 2;
         std::atomic_thread_fence(sc);
         return b.v.load(rlx);
     }
