@@ -250,11 +250,14 @@ struct pair_sum {
     vec3 diff, diff2;
 };
 
-// The fold body of rayon-demo's next_velocity_par.
+// The fold body of rayon-demo's next_velocity_par. The sums live in locals,
+// as in the Rust twin: accumulated in the returned pair_sum instead, GCC 12
+// keeps them in the caller's return slot in memory, a load and a store per
+// interacting pair, and the serial row took 5.1 ms a tick against 4.6.
 inline pair_sum interact_serial(body const& prev, std::span<body const> bodies, zones const& z)
 {
     constexpr double pi = std::numbers::pi;
-    pair_sum s{zero, zero};
+    vec3 diff = zero, diff2 = zero;
     for (auto const& b : bodies) {
         vec3 r = b.position - prev.position;
         bool are_same = r == zero;
@@ -265,28 +268,28 @@ inline pair_sum interact_serial(body const& prev, std::span<body const> bodies, 
             if (dist_sqrd < z.repel) {
                 double f = (z.repel / percent - 1.0) * 0.025;
                 vec3 normal = r / length * f;
-                s.diff = s.diff + normal;
-                s.diff2 = s.diff2 + normal;
+                diff = diff + normal;
+                diff2 = diff2 + normal;
             } else if (dist_sqrd < z.align) {
                 double thresh_delta = z.align - z.repel;
                 double adjusted_percent = (percent - z.repel) / thresh_delta;
                 double q = (0.5 - std::cos(adjusted_percent * pi * 2.0) * 0.5 + 0.5) * 100.9;
                 vec3 vel2 = b.velocity2 / b.velocity2.magnitude() * q;
                 vec3 vel = prev.velocity / prev.velocity.magnitude() * q;
-                s.diff = s.diff + vel2;
-                s.diff2 = s.diff2 + vel;
+                diff = diff + vel2;
+                diff2 = diff2 + vel;
             }
             if (dist_sqrd > z.attract) {
                 double thresh_delta2 = 1.0 - z.attract;
                 double adjusted_percent2 = (percent - z.attract) / thresh_delta2;
                 double c = (1.0 - (std::cos(adjusted_percent2 * pi * 2.0) * 0.5 + 0.5)) * z.attract_power;
                 vec3 d = r / length * c;
-                s.diff = s.diff + d;
-                s.diff2 = s.diff2 - d;
+                diff = diff + d;
+                diff2 = diff2 - d;
             }
         }
     }
-    return s;
+    return {diff, diff2};
 }
 
 // The parallel reduction: recursive halving down to `grain` bodies. The tree
