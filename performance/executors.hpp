@@ -57,6 +57,8 @@ enum class spawn_kind {
     detached,    // queued into the pool, the caller returns at once
     inline_call, // serial: f() runs on the caller; the floor of the measure
     region,      // OpenMP: a tiny parallel region per job, the caller waits
+    own_deque,   // the main thread is a worker: f() goes on its own deque,
+                 // where only a thief or its next wait in the pool finds it
 };
 
 // Sleep/wake-up counters, as far as an implementation exposes them.
@@ -150,7 +152,11 @@ public:
     using pool_type = boost::forkjoin::basic_thread_pool<Policy>;
 
     // A pool of its own.
-    explicit forkjoin_executor(std::size_t threads) : own_(std::in_place, options(threads)), pool_(*own_) {}
+    explicit forkjoin_executor(std::size_t threads) : forkjoin_executor(options(threads)) {}
+    explicit forkjoin_executor(boost::forkjoin::pool_options options)
+        : own_(std::in_place, std::move(options)), pool_(*own_)
+    {
+    }
     // A pool it is given: the one compare_policies built for a repetition.
     explicit forkjoin_executor(pool_type& pool) noexcept : pool_(pool) {}
 
@@ -192,6 +198,31 @@ private:
 
     std::optional<pool_type> own_;
     pool_type& pool_;
+};
+
+// The default pool with the main thread as its worker 0
+// (pool_options::use_current_thread): a pool of N threads is the main thread
+// and N - 1 made ones, as a oneTBB arena of N slots or an OpenMP team of N is
+// the caller and N - 1 others. install from the main thread then runs in
+// place, so the main thread works on the job instead of waiting for it, and
+// on a machine with as many CPUs as threads no third thread competes for a
+// CPU. Rayon 1.6 has no such option (rayon-core 1.12 added it), so the
+// `rayon` row stays a pool of N made threads and a waiting caller.
+class forkjoin_main_executor : public forkjoin_executor<boost::forkjoin::sleep::jec> {
+public:
+    static constexpr std::string_view name = "forkjoin-main";
+    static constexpr spawn_kind spawn_mode = spawn_kind::own_deque;
+
+    explicit forkjoin_main_executor(std::size_t threads) : forkjoin_executor(options(threads)) {}
+
+private:
+    static boost::forkjoin::pool_options options(std::size_t threads)
+    {
+        boost::forkjoin::pool_options o;
+        o.num_threads = threads;
+        o.use_current_thread = true;
+        return o;
+    }
 };
 
 // ---------------------------------------------------------------------------

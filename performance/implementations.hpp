@@ -24,6 +24,7 @@ inline constexpr implementation implementations[] = {
     {"forkjoin-jec", "boost::forkjoin::basic_thread_pool<sleep::jec> (the default thread_pool)"},
     {"forkjoin-legacy", "boost::forkjoin::basic_thread_pool<sleep::legacy>"},
     {"forkjoin-spin", "boost::forkjoin::basic_thread_pool<sleep::spin>"},
+    {"forkjoin-main", "thread_pool (sleep::jec) with use_current_thread: the main thread is worker 0"},
     {"tbb", "oneTBB task_arena + parallel_invoke / enqueue"},
     {"omp", "OpenMP parallel + single + task/taskwait (libgomp)"},
     {"rayon", "Rayon ThreadPool::install + rayon::join / spawn (child process rayon-bench)"},
@@ -35,10 +36,15 @@ inline bool is_implementation(std::string_view name)
                        [&](implementation const& i) { return i.name == name; });
 }
 
-// The library's own rows. They are measured together, in one child process
-// per (workload, thread count), by boost::forkjoin::compare_policies: the
-// policies' repetitions interleaved, each on a fresh pool (child.cpp).
-inline bool is_forkjoin(std::string_view name) { return name.starts_with("forkjoin-"); }
+// The library's policy rows. They are measured together, in one child
+// process per (workload, thread count), by boost::forkjoin::compare_policies:
+// the policies' repetitions interleaved, each on a fresh pool (child.cpp).
+// forkjoin-main is not one of them: its pool must be built on the child's
+// main thread, and it runs in a child of its own, as the peers do.
+inline bool is_forkjoin(std::string_view name)
+{
+    return name == "forkjoin-jec" || name == "forkjoin-legacy" || name == "forkjoin-spin";
+}
 
 } // namespace forkjoin_bench
 

@@ -465,6 +465,11 @@ struct quicksort_kernel {
     }
 };
 
+// The idle-pool workloads submit from outside the pool; a main thread that is
+// worker 0 has no outside to submit from.
+inline constexpr std::string_view no_outside_spawn =
+    "the main thread is worker 0: a spawn goes on its own deque, not into the pool from outside";
+
 // ---------------------------------------------------------------------------
 // noop-spawn: one tiny job every period_us for window_ms (rayon issue #642).
 // ---------------------------------------------------------------------------
@@ -475,6 +480,10 @@ struct noop_spawn_kernel {
     template <class Ex>
     static void run(Ex& ex, run_context const& ctx)
     {
+        if constexpr (Ex::spawn_mode == spawn_kind::own_deque) {
+            skip(no_outside_spawn);
+            return;
+        }
         std::uint64_t period = ctx.args.get("period_us") * 1000;
         std::uint64_t window = ctx.args.get("window_ms") * 1'000'000;
         ex.install([] {}); // every worker has started before the window opens
@@ -540,6 +549,8 @@ struct wake_latency_kernel {
             skip("no pool: a job runs inline on the caller");
         } else if constexpr (Ex::spawn_mode == spawn_kind::region) {
             skip("OpenMP cannot submit a job from outside a parallel region");
+        } else if constexpr (Ex::spawn_mode == spawn_kind::own_deque) {
+            skip(no_outside_spawn);
         } else {
             auto tries = ctx.args.get("tries");
             auto pause = ctx.args.get("sleep_ms");
@@ -575,6 +586,8 @@ struct wakeups_kernel {
     {
         if constexpr (!Ex::has_stats) {
             skip("no sleep/wake-up counters");
+        } else if constexpr (Ex::spawn_mode == spawn_kind::own_deque) {
+            skip(no_outside_spawn);
         } else {
             auto tries = ctx.args.get("tries");
             auto pause = ctx.args.get("sleep_ms");
