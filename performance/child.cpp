@@ -45,10 +45,11 @@ bool with_executor(std::string_view impl, std::size_t threads, F&& f)
     return false;
 }
 
-// The library's policies, in the order compare_policies gets them.
+// The library's policies, in the order of policy_rows (implementations.hpp).
 namespace sleep = boost::forkjoin::sleep;
-constexpr std::string_view policy_rows[] = {policy_name<sleep::jec>::value, policy_name<sleep::legacy>::value,
-                                            policy_name<sleep::spin>::value};
+static_assert(policy_rows[0] == policy_name<sleep::jec>::value && policy_rows[1] == policy_name<sleep::legacy>::value &&
+                  policy_rows[2] == policy_name<sleep::spin>::value && std::size(policy_rows) == 3,
+              "compare_policies below measures the policies in the order of policy_rows");
 
 // Runs `kernel` for each selected policy (`impls`, a subset of policy_rows)
 // with compare_policies. Returns false for an unknown kernel.

@@ -188,7 +188,7 @@ public:
 
     pool_type& pool() noexcept { return pool_; }
 
-private:
+protected:
     static boost::forkjoin::pool_options options(std::size_t threads)
     {
         boost::forkjoin::pool_options o;
@@ -196,6 +196,7 @@ private:
         return o;
     }
 
+private:
     std::optional<pool_type> own_;
     pool_type& pool_;
 };
@@ -213,13 +214,12 @@ public:
     static constexpr std::string_view name = "forkjoin-main";
     static constexpr spawn_kind spawn_mode = spawn_kind::own_deque;
 
-    explicit forkjoin_main_executor(std::size_t threads) : forkjoin_executor(options(threads)) {}
+    explicit forkjoin_main_executor(std::size_t threads) : forkjoin_executor(main_thread_options(threads)) {}
 
 private:
-    static boost::forkjoin::pool_options options(std::size_t threads)
+    static boost::forkjoin::pool_options main_thread_options(std::size_t threads)
     {
-        boost::forkjoin::pool_options o;
-        o.num_threads = threads;
+        boost::forkjoin::pool_options o = options(threads);
         o.use_current_thread = true;
         return o;
     }

@@ -36,14 +36,17 @@ inline bool is_implementation(std::string_view name)
                        [&](implementation const& i) { return i.name == name; });
 }
 
-// The library's policy rows. They are measured together, in one child
-// process per (workload, thread count), by boost::forkjoin::compare_policies:
-// the policies' repetitions interleaved, each on a fresh pool (child.cpp).
-// forkjoin-main is not one of them: its pool must be built on the child's
-// main thread, and it runs in a child of its own, as the peers do.
+// The library's policy rows, in the order child.cpp passes their policies
+// to compare_policies. They are measured together, in one child process per
+// (workload, thread count): the policies' repetitions interleaved, each on a
+// fresh pool. forkjoin-main is not one of them: its pool must be built on
+// the child's main thread, and it runs in a child of its own, as the peers
+// do. `--impls forkjoin` means these.
+inline constexpr std::string_view policy_rows[] = {"forkjoin-jec", "forkjoin-legacy", "forkjoin-spin"};
+
 inline bool is_forkjoin(std::string_view name)
 {
-    return name == "forkjoin-jec" || name == "forkjoin-legacy" || name == "forkjoin-spin";
+    return std::find(std::begin(policy_rows), std::end(policy_rows), name) != std::end(policy_rows);
 }
 
 } // namespace forkjoin_bench

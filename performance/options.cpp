@@ -144,7 +144,7 @@ options parse_options(int argc, char** argv)
     std::vector<std::string> impls;
     for (auto const& i : o.impls) {
         if (i == "forkjoin") {
-            for (auto p : {"forkjoin-jec", "forkjoin-legacy", "forkjoin-spin"})
+            for (auto p : policy_rows)
                 impls.emplace_back(p);
         } else if (is_implementation(i))
             impls.push_back(i);
