@@ -273,7 +273,8 @@ outer:
     :: lat[cur] == SET -> goto latch_done
     :: else
     fi;
-    /* take_local_job() before marking ourselves idle */
+    /* take_own_job() before marking ourselves idle: of the worker's own
+     * queues (deque, broadcasts, fibers to resume) the model has the deque */
     if
     :: atomic { dq[me] > 0 -> dq[me]--; job = CHILD } -> goto execute
     :: else

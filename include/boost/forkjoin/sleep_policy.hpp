@@ -16,7 +16,7 @@
 // Calls a worker makes while it waits for a latch (see doc/sleep_policy.adoc):
 //
 //     while (!latch.probe()) {
-//         if (a job on the own deque) { run it; continue; }   // policy not involved
+//         if (a job of its own) { run it; continue; }          // policy not involved
 //         auto idle = policy.start_looking(index);           // became idle
 //         while (!latch.probe()) {
 //             if (found a job) { policy.work_found(idle); run it; break; }
@@ -24,6 +24,10 @@
 //         }
 //         if (latch set) { policy.work_found(idle); return; } // busy again
 //     }
+//
+// "Of its own": a job on its own deque, in its broadcast queue, or a fiber to
+// resume on it, the queues that only this worker pops. Taking one is no
+// idle period: the policy is not told, and counts the worker busy.
 //
 // `no_work_found` is called after a full search (own deque, broadcasts, every
 // victim, the injector) found nothing. If work was published before that

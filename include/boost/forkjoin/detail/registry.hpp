@@ -37,8 +37,9 @@ public:
     void wait_until_cold(worker_thread& worker, core_latch& latch) override
     {
         while (!latch.probe()) {
-            // Local work first, before touching any shared sleep state.
-            if (auto job = worker.take_local_job()) {
+            // The worker's own work first (deque, broadcasts, fibers to
+            // resume), before touching any shared sleep state.
+            if (auto job = worker.take_own_job()) {
                 worker.execute(*job);
                 continue;
             }

@@ -112,6 +112,23 @@ public:
         return deque_.take_oldest();
     }
 
+    // take_local_job, else the oldest job of the queues only this worker
+    // pops: its broadcasts, then its fibers to resume. Taking these before
+    // an idle period begins is the same as taking from the own deque: the
+    // policy still counts the worker busy, and a worker that finds nothing
+    // here searches them again inside the period, before it may sleep. It
+    // spares the period's bookkeeping (a policy's shared counters, clock
+    // reads) where a fiber parks and another one, unparked on this worker
+    // meanwhile, is what it runs next: every hand-off of a promise.
+    BOOST_FORKJOIN_FORCEINLINE std::optional<job_ref> take_own_job()
+    {
+        if (auto job = take_local_job())
+            return job;
+        if (auto job = broadcasts_.pop())
+            return job;
+        return resumes_.pop();
+    }
+
     // Runs jobs until `latch` is set: the latch's setter may be another
     // worker running a job we are waiting for. On a fiber, the waiting (and
     // the jobs run meanwhile) happens on the worker's own stack.
@@ -134,7 +151,7 @@ public:
     // second half inline.
     //
     // Counts the jobs nested on this stack (see take_local_job).
-    void execute(job_ref job) noexcept
+    BOOST_FORKJOIN_FORCEINLINE void execute(job_ref job) noexcept
     {
         if (BOOST_FORKJOIN_UNLIKELY(current_fiber_ != nullptr))
             return current_fiber_->run_on_worker_stack(job);
@@ -855,11 +872,7 @@ inline std::optional<job_ref> worker_thread::steal()
 
 inline std::optional<job_ref> worker_thread::find_work()
 {
-    if (auto job = take_local_job())
-        return job;
-    if (auto job = broadcasts_.pop())
-        return job;
-    if (auto job = resumes_.pop())
+    if (auto job = take_own_job())
         return job;
     if (auto job = steal())
         return job;
