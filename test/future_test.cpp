@@ -612,6 +612,8 @@ struct counting_idle_periods : Policy {
 
     typename Policy::idle_state start_looking(std::size_t index)
     {
+        // Relaxed: the test's pool has one worker, which both counts here
+        // and reads the count (in fiber A): one thread, nothing to order.
         periods.fetch_add(1, std::memory_order_relaxed);
         return Policy::start_looking(index);
     }

@@ -29,8 +29,8 @@
 // resume on it, the queues that only this worker pops. Taking one is no
 // idle period: the policy is not told, and counts the worker busy.
 //
-// `no_work_found` is called after a full search (own deque, broadcasts, every
-// victim, the injector) found nothing. If work was published before that
+// `no_work_found` is called after a full search (the worker's own queues,
+// every victim, the injector) found nothing. If work was published before that
 // search started it would have been found; work published during it may have
 // been missed, and catching that case is the policy's job.
 //
@@ -45,8 +45,9 @@
 //       waits on was set; `was_sleeping` is true when it had been moved to
 //       SLEEPING by the policy (core_latch::fall_asleep).
 //   notify_worker(index)                   worker `index` has work that only
-//       it can run (a broadcast job in its private queue, counted there
-//       with a seq-cst RMW first); that worker's has_injected_jobs() sees it.
+//       it can run (a broadcast job in its private queue, or a fiber on its
+//       resume queue, published there with a seq-cst RMW first); that
+//       worker's has_injected_jobs() sees it.
 //
 // Deadlock detection: mark_blocked() / mark_unblocked() account for workers
 // blocked in user code (see doc/sleep_policy.adoc#deadlocks).
