@@ -9,8 +9,9 @@
 // implementations have no fibers to compare with. Each function builds its
 // own pool and returns nanoseconds; nothing here prints.
 //
-//  * park_unpark: two fibers on a one-worker pool hand a token back and forth
-//    through promises. One hand-off is: set_value (publish + take the
+//  * park_unpark: two fibers on one worker hand a token back and forth
+//    through promises (on a pool of several workers, a try whose fibers
+//    started on two is dropped and made again). One hand-off is: set_value (publish + take the
 //    waiter), unpark (one CAS + a push on the home's resume queue), the setter's
 //    own await (register + switch out + the EXECUTING -> PARKED CAS), the
 //    worker's pop, and the switch into the other fiber. The promises are
@@ -34,7 +35,11 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
 #include <vector>
+
+#include <fmt/format.h>
 
 namespace forkjoin_bench::futures {
 
@@ -49,19 +54,81 @@ struct park_unpark_result {
     double handoff_ns;        // one park + unpark + resume of the other fiber
     double context_switch_ns; // one bare Boost.Context switch (half a resume pair)
     std::uint64_t reruns;     // EXECUTING_UNPARKED taken during the run
+    std::uint64_t split_tries; // tries dropped: the fibers started on two workers
 };
 
-// `rounds` round trips on `pool`: each is two hand-offs. Called from outside
-// the pool.
+// One try on `pool`, from outside it: a round trip (two hand-offs) per
+// promise of `to_a`, and the hand-off in ns; or nothing, and no promise
+// used, when the two fibers started on different workers. A fiber runs on
+// the worker that started it (its home) until it ends, so fibers with two
+// homes hand the token across cores every time, a different and slower
+// measure (about 300 ns on the reference machine). On a pool of two or more
+// workers an idle one can steal either fiber as it is spawned, so A starts
+// B itself and the two compare homes before the clock starts. (Spawning
+// both from the install, B first, left B on the deque while the worker
+// spawned A and ran it: under sleep::jec, whose idle worker searches all
+// along while another is busy, a thief took B in every one of 100 tries in
+// a row.)
+template <class Pool>
+std::optional<double> park_unpark_on_one_worker(Pool& pool, std::vector<boost::forkjoin::promise<void>>& to_a,
+                                                std::vector<boost::forkjoin::promise<void>>& to_b)
+{
+    namespace fj = boost::forkjoin;
+    std::size_t const rounds = to_a.size();
+    std::vector<fj::future<void>> a_waits, b_waits;
+    a_waits.reserve(rounds);
+    b_waits.reserve(rounds);
+    for (std::size_t i = 0; i < rounds; ++i) {
+        a_waits.push_back(to_a[i].get_future());
+        b_waits.push_back(to_b[i].get_future());
+    }
+    fj::promise<bool> same_home;
+    auto go = same_home.get_future();
+    fj::promise<std::optional<std::size_t>> b_started;
+    auto b_home = b_started.get_future();
+    auto b_body = [&] {
+        b_started.set_value(fj::current_thread_index());
+        if (!fj::await(go))
+            return;
+        for (std::size_t i = 0; i < rounds; ++i) {
+            fj::await(b_waits[i]);
+            to_a[i].set_value();
+        }
+    };
+    auto a_body = [&]() -> std::optional<double> {
+        // A parks right after spawning B, so its worker runs B next unless
+        // a thief takes B within those few nanoseconds; B parks until A has
+        // compared homes.
+        auto b = pool.spawn_future(b_body);
+        bool const together = fj::await(b_home) == fj::current_thread_index();
+        same_home.set_value(together);
+        if (!together) {
+            fj::await(b);
+            return std::nullopt;
+        }
+        auto const start = clock::now();
+        for (std::size_t i = 0; i < rounds; ++i) {
+            to_b[i].set_value();
+            fj::await(a_waits[i]);
+        }
+        double const ns = ns_since(start, 2 * rounds);
+        fj::await(b);
+        return ns;
+    };
+    return pool.install([&] { return pool.spawn_future(a_body).get(); });
+}
+
+// `rounds` round trips on `pool`, both fibers on one worker: tries again
+// (at most max_tries times in all) while they start on two. Called from
+// outside the pool.
 template <class Pool>
 park_unpark_result park_unpark(Pool& pool, std::size_t rounds)
 {
-    namespace fj = boost::forkjoin;
+    namespace ctx = boost::context;
     park_unpark_result result{};
 
     // The floor: resume a fiber that immediately resumes us back.
     {
-        namespace ctx = boost::context;
         std::size_t const n = rounds * 4;
         ctx::fiber f([n](ctx::fiber&& main) {
             for (std::size_t i = 0; i < n; ++i)
@@ -76,36 +143,22 @@ park_unpark_result park_unpark(Pool& pool, std::size_t rounds)
         f = std::move(f).resume(); // let it finish
     }
 
-    std::vector<fj::promise<void>> to_a(rounds), to_b(rounds);
-    std::vector<fj::future<void>> a_waits, b_waits;
-    a_waits.reserve(rounds);
-    b_waits.reserve(rounds);
-    for (std::size_t i = 0; i < rounds; ++i) {
-        a_waits.push_back(to_a[i].get_future());
-        b_waits.push_back(to_b[i].get_future());
+    constexpr std::uint64_t max_tries = 100;
+    std::uint64_t const reruns_before = boost::forkjoin::detail::fiber_stats::reruns.load();
+    for (;;) {
+        // Made before the clock starts, and afresh for each try: a promise
+        // hands out its future once.
+        std::vector<boost::forkjoin::promise<void>> to_a(rounds), to_b(rounds);
+        if (auto ns = park_unpark_on_one_worker(pool, to_a, to_b)) {
+            result.handoff_ns = *ns;
+            break;
+        }
+        if (++result.split_tries == max_tries)
+            throw std::runtime_error(fmt::format("park-unpark: the two fibers started on different workers in "
+                                                 "{} tries in a row",
+                                                 max_tries));
     }
-    std::uint64_t const reruns_before = fj::detail::fiber_stats::reruns.load();
-    double const ns = pool.install([&] {
-        // B is spawned first and parks on to_b[0]; A then starts the clock.
-        auto b = pool.spawn_future([&] {
-            for (std::size_t i = 0; i < rounds; ++i) {
-                fj::await(b_waits[i]);
-                to_a[i].set_value();
-            }
-        });
-        auto a = pool.spawn_future([&] {
-            auto const start = clock::now();
-            for (std::size_t i = 0; i < rounds; ++i) {
-                to_b[i].set_value();
-                fj::await(a_waits[i]);
-            }
-            return ns_since(start, 2 * rounds);
-        });
-        b.get();
-        return a.get();
-    });
-    result.handoff_ns = ns;
-    result.reruns = fj::detail::fiber_stats::reruns.load() - reruns_before;
+    result.reruns = boost::forkjoin::detail::fiber_stats::reruns.load() - reruns_before;
     return result;
 }
 

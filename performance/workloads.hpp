@@ -907,9 +907,9 @@ struct park_unpark_kernel {
                 // resumes it), compared with one bare switch.
                 return fmt::format("wall_ns={} cpu_ns={} rounds={} roundtrip_ns={:.2f} handoff_ns={:.2f} "
                                    "ctx_switch_ns={:.3f} ctx_roundtrip_ns={:.3f} handoff_per_switch={:.3f} "
-                                   "reruns={}",
+                                   "reruns={} split_tries={}",
                                    e.wall_ns, e.cpu_ns, rounds, roundtrip, r.handoff_ns, r.context_switch_ns,
-                                   ctx_roundtrip, r.handoff_ns / r.context_switch_ns, r.reruns);
+                                   ctx_roundtrip, r.handoff_ns / r.context_switch_ns, r.reruns, r.split_tries);
             });
         }
     }
@@ -1236,7 +1236,8 @@ inline std::vector<workload> const& registry()
          {{"roundtrip_ns", "", 1.0, "ping-pong ns", 1},
           {"ctx_switch_ns", "", 1.0, "ctx sw ns", 1},
           {"handoff_per_switch", "", 1.0, "cycle/ctx sw", 1},
-          {"reruns", "rounds", 0.5, "reruns/cycle", 3}},
+          {"reruns", "rounds", 0.5, "reruns/cycle", 3},
+          {"split_tries", "", 1.0, "split tries", 0}},
          false,
          {{"rounds", "500000"}},
          {{"rounds", "100000"}},
