@@ -11,11 +11,11 @@
 //
 //  * park_unpark: two fibers on one worker hand a token back and forth
 //    through promises (on a pool of several workers, a try whose fibers
-//    started on two is dropped and made again). One hand-off is: set_value (publish + take the
-//    waiter), unpark (one CAS + a push on the home's resume queue), the setter's
-//    own await (register + switch out + the EXECUTING -> PARKED CAS), the
-//    worker's pop, and the switch into the other fiber. The promises are
-//    made before the clock starts. Also measured: a bare Boost.Context
+//    started on two is dropped and made again). One hand-off is: set_value
+//    (publish + take the waiter), unpark (one CAS + a push on the home's
+//    resume queue), the setter's own await (register + switch out + the
+//    EXECUTING -> PARKED CAS), the worker's pop, and the switch into the
+//    other fiber. The promises are made before the clock starts. Also measured: a bare Boost.Context
 //    switch pair on the same machine, the floor under all of it.
 //  * spawn_future_vs_spawn: N empty tasks, from a worker of the pool, and
 //    wait for all of them: a scope's spawn (a heap job) against spawn_future
@@ -125,6 +125,7 @@ template <class Pool>
 park_unpark_result park_unpark(Pool& pool, std::size_t rounds)
 {
     namespace ctx = boost::context;
+    namespace fj = boost::forkjoin;
     park_unpark_result result{};
 
     // The floor: resume a fiber that immediately resumes us back.
@@ -144,11 +145,11 @@ park_unpark_result park_unpark(Pool& pool, std::size_t rounds)
     }
 
     constexpr std::uint64_t max_tries = 100;
-    std::uint64_t const reruns_before = boost::forkjoin::detail::fiber_stats::reruns.load();
+    std::uint64_t const reruns_before = fj::detail::fiber_stats::reruns.load();
     for (;;) {
         // Made before the clock starts, and afresh for each try: a promise
         // hands out its future once.
-        std::vector<boost::forkjoin::promise<void>> to_a(rounds), to_b(rounds);
+        std::vector<fj::promise<void>> to_a(rounds), to_b(rounds);
         if (auto ns = park_unpark_on_one_worker(pool, to_a, to_b)) {
             result.handoff_ns = *ns;
             break;
@@ -158,7 +159,7 @@ park_unpark_result park_unpark(Pool& pool, std::size_t rounds)
                                                  "{} tries in a row",
                                                  max_tries));
     }
-    result.reruns = boost::forkjoin::detail::fiber_stats::reruns.load() - reruns_before;
+    result.reruns = fj::detail::fiber_stats::reruns.load() - reruns_before;
     return result;
 }
 
