@@ -10,7 +10,8 @@
 // A dedicated program because it replaces the global operator new: each
 // test arms a failure on its own thread ("let N allocations pass, fail the
 // next one") around one submission, so the failure lands inside the library
-// exactly where a real out-of-memory would, deterministically.
+// exactly where a real out-of-memory would, deterministically. The last test
+// arms its failures on the worker instead, around a fiber's stack.
 
 #define BOOST_TEST_MODULE oom
 #include <boost/test/unit_test.hpp>
@@ -29,6 +30,7 @@
 #include <new>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace fj = boost::forkjoin;
@@ -301,4 +303,42 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_out_of_memory_is_all_or_nothing, P
     } // waits for every accepted broadcast
     BOOST_TEST(refused > 0);
     BOOST_TEST(calls.load() == accepted * static_cast<int>(workers));
+}
+
+// Regression: a worker's stack cache reserved its capacity after fixing its
+// settings, so a failed reserve (the first task's future held bad_alloc, as
+// documented) left a cache with settings and no capacity: every later call
+// skipped the reserve, and the noexcept deallocate, as a fiber ended, grew the
+// vector. A second out-of-memory there was std::terminate. Now the reserve
+// comes first (the next stack allocation tries it again) and deallocate keeps
+// a stack only in capacity already there.
+//
+// One worker, so that every fiber uses its cache; a new pool, so that its
+// thread's cache is new and its first allocation is the reserve.
+BOOST_AUTO_TEST_CASE_TEMPLATE(stack_cache_reserve_out_of_memory, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("stack_cache_reserve_out_of_memory");
+    test::pool<Policy> pool(test::threads(1));
+    // Armed on the worker: the next allocation there is the cache's reserve,
+    // in the first future's stack allocation (an unguarded stack is malloc'd,
+    // not allocated with operator new).
+    pool.install([] { allocations_before_failure = 0; });
+    BOOST_CHECK_THROW(pool.spawn_future([] { return 1; }).get(), std::bad_alloc);
+    // Out of memory again, armed as the next fiber's body ends: the next
+    // allocation on the worker is the one its stack's return to the cache
+    // made before the fix, inside noexcept.
+    BOOST_TEST(pool.spawn_future([] {
+                       allocations_before_failure = 0;
+                       return 2;
+                   }).get() == 2);
+    // Finishing that fiber allocated nothing: the failure is still armed.
+    BOOST_TEST(pool.install([] { return std::exchange(allocations_before_failure, -1); }) == 0);
+    // More fibers run and finish, and the cache, reserved at last, keeps
+    // their stacks.
+    std::vector<fj::future<int>> futures;
+    for (int i = 0; i < 100; ++i)
+        futures.push_back(pool.spawn_future([i] { return i; }));
+    for (int i = 0; i < 100; ++i)
+        BOOST_TEST(futures[static_cast<std::size_t>(i)].get() == i);
+    BOOST_TEST(pool.install([] { return fj::detail::this_thread_stacks().cached(); }) > 0u);
 }

@@ -133,13 +133,15 @@ public:
     }
 
     // The first call on a thread fixes its settings: every worker of one
-    // registry passes the same ones.
+    // registry passes the same ones. The reserve comes first: if it throws,
+    // the settings stay unset and the next call tries again, so a cache with
+    // settings always has its capacity, which deallocate relies on.
     boost::context::stack_context allocate(std::size_t size, bool guard)
     {
         if (size_ == 0) {
+            free_.reserve(max_cached);
             size_ = size;
             guard_ = guard;
-            free_.reserve(max_cached);
         }
         if (free_.empty() || size != size_ || guard != guard_)
             return fiber_stack_allocation::allocate(size, guard);
@@ -155,11 +157,13 @@ public:
     }
 
     // `size` and `guard` are the stack's own: a thread whose cache holds
-    // other stacks frees it rather than keeping it.
+    // other stacks frees it rather than keeping it. noexcept (it runs as a
+    // fiber ends), so it never grows the vector: it keeps a stack only in
+    // capacity already there, and frees it otherwise.
     void deallocate(boost::context::stack_context const& sctx, std::size_t size, bool guard) noexcept
     {
-        if (size == size_ && guard == guard_ && free_.size() < max_cached)
-            free_.push_back(sctx); // capacity reserved: cannot throw
+        if (size == size_ && guard == guard_ && free_.size() < max_cached && free_.size() < free_.capacity())
+            free_.push_back(sctx); // within capacity: cannot allocate, cannot throw
         else
             fiber_stack_allocation::deallocate(sctx, guard);
     }
