@@ -760,6 +760,130 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(jobs_taken_while_a_fiber_waits_run_on_the_worker_s
     }
 }
 
+// --- A fiber waits for a latch parked, never above the job it waits for ---------
+//
+// A fiber that parks inside a join's first half leaves the second half on its
+// home's deque, and the home may take it as ordinary work. If that job waits
+// in turn (for a promise, a stolen join half), the home resumes the parked
+// fiber inside the job's wait; the fiber's join then finds its second half
+// taken and must wait for it. Were that wait run on the worker's stack, above
+// the job's own frame, it would wait for itself. The fiber parks instead, and
+// the job's end unparks it. The same for a scope whose job the home took.
+// (Found by review; each of these hung for good before.)
+
+namespace {
+// Runs `body`, which reports with child_require, where a hang fails the test
+// instead of stopping the run: in a child process under a watchdog (not a
+// timing check), or, under TSan, which cannot start threads in the child of
+// a threaded process, in this one.
+void runs_without_hanging(std::function<void()> const& body)
+{
+#if defined(BOOST_FORKJOIN_TSAN)
+    body();
+#else
+    test::child_result const r = test::run_in_child(body, 120s);
+    BOOST_TEST(r.succeeded(), r);
+#endif
+}
+
+// Completes `first`, then `second`, each once the fibers and jobs before it
+// had time to park and wait; the order only makes the case likely, any
+// order must end.
+template <class First, class Second>
+void complete_in_turn(std::atomic<bool> const& waiting, First first, Second second)
+{
+    spin_until([&] { return waiting.load(); });
+    std::this_thread::sleep_for(50ms);
+    first();
+    std::this_thread::sleep_for(50ms);
+    second();
+}
+} // namespace
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_fiber_resumed_inside_its_joins_other_half_parks_for_it, Policy, test::all_policies)
+{
+    runs_without_hanging([] {
+        test::pool<Policy> pool(test::threads(1));
+        fj::promise<int> for_a, for_b;
+        std::atomic<bool> b_waiting{false};
+        auto f = pool.spawn_future([&, af = for_a.get_future(), bf = for_b.get_future()]() mutable {
+            auto const [a, b] = fj::join([&] { return fj::await(af); }, // parks: the home takes b
+                                         [&] {
+                                             b_waiting = true;
+                                             return bf.get(); // resumes the fiber in here
+                                         });
+            return a + b;
+        });
+        complete_in_turn(b_waiting, [&] { for_a.set_value(1); }, [&] { for_b.set_value(2); });
+        test::child_require(f.get() == 3, "the join's result");
+    });
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_fiber_resumed_inside_its_scopes_job_parks_for_it, Policy, test::all_policies)
+{
+    runs_without_hanging([] {
+        test::pool<Policy> pool(test::threads(1));
+        fj::promise<int> for_body, for_job;
+        std::atomic<bool> job_waiting{false};
+        auto f = pool.spawn_future([&, body = for_body.get_future(), job = for_job.get_future()]() mutable {
+            return fj::scope([&](fj::lifo_scope& scope) {
+                scope.spawn([&] {
+                    job_waiting = true;
+                    (void)job.get(); // resumes the fiber in here
+                });
+                return fj::await(body);
+            });
+        });
+        complete_in_turn(job_waiting, [&] { for_body.set_value(1); }, [&] { for_job.set_value(2); });
+        test::child_require(f.get() == 1, "the scope's result");
+    });
+}
+
+namespace {
+long parallel_sum(long lo, long hi)
+{
+    if (hi - lo < 64) {
+        long sum = 0;
+        for (long i = lo; i < hi; ++i)
+            sum += i;
+        return sum;
+    }
+    long const mid = lo + (hi - lo) / 2;
+    auto const [a, b] = fj::join([&] { return parallel_sum(lo, mid); }, [&] { return parallel_sum(mid, hi); });
+    return a + b;
+}
+} // namespace
+
+// No job that blocks: plain joins beside an await are enough, with 2 workers.
+BOOST_AUTO_TEST_CASE_TEMPLATE(awaits_beside_parallel_joins_do_not_deadlock, Policy, test::all_policies)
+{
+    runs_without_hanging([] {
+        test::pool<Policy> pool(test::threads(2));
+        constexpr long n = 200'000;
+        for (int round = 0; round < 10; ++round) {
+            constexpr std::size_t tasks = 50;
+            std::vector<fj::promise<long>> promises(tasks);
+            std::vector<fj::future<long>> futures;
+            for (auto& p : promises)
+                futures.push_back(pool.spawn_future([pf = p.get_future()]() mutable {
+                    auto const [a, b] = fj::join([&] { return fj::await(pf); }, [] { return parallel_sum(0, n); });
+                    return a + b;
+                }));
+            std::thread io([&] {
+                for (auto& p : promises) {
+                    p.set_value(1);
+                    std::this_thread::sleep_for(200us);
+                }
+            });
+            long total = 0;
+            for (auto& f : futures)
+                total += f.get();
+            io.join();
+            test::child_require(total == static_cast<long>(tasks) * (1 + n * (n - 1) / 2), "the sums");
+        }
+    });
+}
+
 // --- Fiber stacks: size and guard pages (issue 13, item 5) ------------------------
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(fiber_stack_size_below_the_minimum_is_rejected, Policy, test::all_policies)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Model-check the legacy and jec sleep protocols, the outside waiter's latch and
-# the adaptive fence handshake, and their mutants, with SPIN.
+# the adaptive fence handshake, a fiber's parked wait for a latch, and their
+# mutants, with SPIN.
 #
 #   test/model/check.sh            # all checks (~25 s on 2 idle cores, two at a time)
 #   EXTENDED=1 test/model/check.sh # + liveness proofs and 3-worker runs
@@ -151,6 +152,13 @@ check model    fence_switch/B=2                 fence_switch "-DB=2"
 check mutant   fence_switch/NO_DRAINING         fence_switch "-DMUTANT_NO_DRAINING"
 check mutant   fence_switch/NO_RECHECK          fence_switch "-DMUTANT_NO_RECHECK"
 check mutant   fence_switch/DRAIN_NO_COUNT      fence_switch "-DMUTANT_DRAIN_NO_COUNT"
+
+# ---- a fiber waits for a latch parked, and the latch's set unparks it -------
+check model    fiber_latch                      fiber_latch ""
+check mutant   fiber_latch/NO_RELINK            fiber_latch "-DMUTANT_NO_RELINK"
+check mutant   fiber_latch/CHECK_BEFORE_LINK    fiber_latch "-DMUTANT_CHECK_BEFORE_LINK"
+check mutant   fiber_latch/COUNT_BEFORE_SET     fiber_latch "-DMUTANT_COUNT_BEFORE_SET"
+check mutant   fiber_latch/PARK_NO_RERUN        fiber_latch "-DMUTANT_PARK_NO_RERUN"
 
 # livelocks the safety check cannot see (it passes: timeout never fires)
 check live-mutant legacy/WORK_FOUND_NO_TICKLE   legacy "-DMUTANT_WORK_FOUND_NO_TICKLE"

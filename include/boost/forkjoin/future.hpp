@@ -25,9 +25,10 @@
 // changes thread, and may suspend anywhere its own logic allows, including
 // inside a closure that join runs or the body of a scope. Rules for code
 // that runs on a fiber:
-//  * Its stack is pool_options::fiber_stack_size (64 KiB by default). Jobs
-//    the worker runs while the fiber waits (a join whose other half was
-//    stolen, the end of a scope) run on the worker's own stack, not on it.
+//  * Its stack is pool_options::fiber_stack_size (64 KiB by default). A
+//    fiber that waits (a join whose other half was stolen, the end of a
+//    scope) parks, and the jobs its worker runs meanwhile run on the
+//    worker's own stack, not on it.
 //  * Do not suspend (await, get, wait) inside a catch block: the handled
 //    exception is on the thread's exception stack, which the other fibers
 //    and jobs of that thread use while this one is parked.

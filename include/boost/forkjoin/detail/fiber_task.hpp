@@ -28,11 +28,14 @@
 // the home's deque, its latch names the home), a scope body that awaits, a
 // thread_local read before an await. Nothing on join's path pays for this.
 //
-// Stacks. Only the task's own code runs on the fiber. When it needs to
-// wait for a latch (a join whose other half was stolen, the end of a scope)
-// or to run a job taken from a queue, the fiber switches back to the worker
-// (running_fiber), which waits or runs the job on its own stack, sized by
-// pool_options::stack_size, and then resumes the fiber.
+// Stacks. Only the task's own code runs on the fiber. When it needs to run
+// a job taken from a queue, the fiber switches back to the worker
+// (running_fiber), which runs the job on its own stack, sized by
+// pool_options::stack_size, and then resumes the fiber. When it needs to
+// wait for a latch (a join whose other half another thread took, the end of
+// a scope), it parks, and the latch's set unparks it
+// (worker_thread::park_fiber_until; running_fiber.hpp says why the worker
+// must not wait in its place).
 
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/count_latch.hpp>
@@ -186,7 +189,7 @@ public:
 
 protected:
     fiber_task_base(shared_state_base& self, registry_base& registry, count_latch* scope_latch) noexcept
-        : running_fiber(&switch_to_worker), self_(self), registry_(&registry), scope_latch_(scope_latch),
+        : running_fiber(fiber_operations), self_(self), registry_(&registry), scope_latch_(scope_latch),
           stack_size_(registry.options().fiber_stack_size), guard_pages_(registry.options().fiber_guard_pages)
     {
     }
@@ -242,6 +245,17 @@ private:
     // home runs our job again.
     void park() noexcept { caller_ = std::move(caller_).resume(); }
 
+    // running_fiber's operations (worker_thread::park_fiber_until uses them
+    // to wait for a latch parked).
+    static void park_fiber(running_fiber& fiber) noexcept { static_cast<fiber_task_base&>(fiber).park(); }
+    static void hold(running_fiber& fiber) noexcept { static_cast<fiber_task_base&>(fiber).self_.add_ref(); }
+    static void unpark_and_release(running_fiber& fiber) noexcept
+    {
+        auto& self = static_cast<fiber_task_base&>(fiber);
+        self.unpark();
+        self.self_.release();
+    }
+
     // running_fiber's entry, on the fiber: switch to the worker, which runs
     // `job` on its own stack (in run() below) and resumes us. The state
     // stays EXECUTING: to the rest of the world the task is running. An
@@ -253,6 +267,8 @@ private:
         self.excursion_ = job;
         self.caller_ = std::move(self.caller_).resume();
     }
+
+    static constexpr operations fiber_operations{&switch_to_worker, &park_fiber, &hold, &unpark_and_release};
 
     // After PARKED -> UNPARKED: our job into the home's resume queue (no
     // allocation: the node is ours), and a notification unless the home is
@@ -342,7 +358,7 @@ private:
                 return;
             }
             if (self->excursion_.execute_fn != nullptr) {
-                // The fiber asked for a wait or a job on this stack.
+                // The fiber asked for a job on this stack.
                 std::exchange(self->excursion_, job_ref{}).execute();
                 continue;
             }

@@ -17,6 +17,7 @@
 #include <boost/forkjoin/detail/registry_base.hpp>
 #include <boost/forkjoin/detail/spin_latch.hpp>
 
+#include <exception>
 #include <optional>
 #include <utility>
 
@@ -30,14 +31,20 @@ std::pair<invoke_value_t<A>, invoke_value_t<B>> join_on_worker(worker_thread& wo
     worker.push(b_ref);
 
     auto result_a = [&] {
+        std::exception_ptr error;
         try {
             return invoke_to_value(std::forward<A>(a));
         } catch (...) {
-            // b may sit in our deque or run elsewhere; it references this
-            // frame, so let it finish before the exception unwinds us.
-            worker.wait_until(job_b.latch().core());
-            throw;
+            error = std::current_exception();
         }
+        // b may sit in our deque or run elsewhere; it references this frame,
+        // so let it finish before the exception unwinds us. Outside the
+        // handler: on a fiber the wait parks, and the worker may meanwhile
+        // run another fiber that enters and leaves handlers of its own on
+        // this thread, whose record of the exceptions being handled would
+        // then no longer be last in, first out.
+        worker.wait_until(job_b.latch().core());
+        std::rethrow_exception(std::move(error));
     }();
 
     // Usually b is still on top of our deque: pop it and run it here.

@@ -130,9 +130,20 @@ public:
     }
 
     // Runs jobs until `latch` is set: the latch's setter may be another
-    // worker running a job we are waiting for. On a fiber, the waiting (and
-    // the jobs run meanwhile) happens on the worker's own stack.
+    // worker running a job we are waiting for. On a fiber, the fiber parks
+    // instead (park_fiber_until), and the worker runs jobs below it.
     inline void wait_until(core_latch& latch);
+
+    // On a fiber of this worker: parks it until `latch` is set. The latch's
+    // setter sets it with set_latch_and_notify toward this worker, which
+    // unparks the fiber (running_fiber.hpp says why a fiber does not let
+    // its worker wait for it).
+    inline void park_fiber_until(core_latch& latch);
+
+    // Called by set_latch_and_notify once `latch` is set: unparks the fiber
+    // of this worker parked until that latch, if one is. Only the address is
+    // compared: the latch may be gone by now.
+    inline void unpark_fiber_waiting_for(core_latch const* latch) noexcept;
 
     // Local deque, broadcasts, fibers to resume, then other workers, then
     // the injector.
@@ -175,9 +186,6 @@ public:
 private:
     friend class registry_base;
 
-    // The cold half of wait_until on a fiber, out of line.
-    void wait_on_worker_stack(core_latch& latch);
-
     chase_lev_deque deque_;
     // The registry's, copied here so that a push reads it without first
     // loading the registry pointer.
@@ -194,6 +202,21 @@ private:
     // Pushed by any thread: a line of its own.
     alignas(cache_line_size) resume_queue resumes_;
     alignas(cache_line_size) worker_counters counters_;
+    // This worker's fibers parked until a latch is set (park_fiber_until),
+    // one node each on the fiber's stack. The count, on a line of its own
+    // (every stolen join's setter reads it), lets a setter skip the lock
+    // when there are none, as there are in all but fiber code. Seq-cst, as
+    // the setter's load after its seq-cst set of the latch: a fiber that
+    // registers and then finds the latch unset is seen by its setter.
+    struct latch_wait {
+        core_latch const* latch;
+        running_fiber* fiber;
+        latch_wait* next = nullptr;
+        bool linked = false; // guarded by latch_waits_mutex_
+    };
+    alignas(cache_line_size) std::atomic<std::size_t> latch_wait_count_{0};
+    std::mutex latch_waits_mutex_;
+    latch_wait* latch_waits_ = nullptr; // guarded by latch_waits_mutex_
 };
 
 // The worker running on this thread, if any. constinit: a plain TLS load,
@@ -444,10 +467,10 @@ public:
         if (BOOST_FORKJOIN_UNLIKELY(forked_away()))
             fail("boost::forkjoin: a job called fork() and the child went on waiting for work of the pool, whose "
                  "other threads exist only in the parent; a child forked inside a job must exec or _exit");
-        // On a fiber, the wait and the jobs it runs go to the worker's own
-        // stack (running_fiber.hpp).
+        // On a fiber, the fiber parks until the latch's set unparks it
+        // (running_fiber.hpp).
         if (BOOST_FORKJOIN_UNLIKELY(worker.current_fiber_ != nullptr))
-            worker.wait_on_worker_stack(latch);
+            worker.park_fiber_until(latch);
         else
             wait_until_cold(worker, latch);
     }
@@ -528,11 +551,14 @@ public:
             notify_worker(i);
     }
 
-    // Sets a core latch that worker `target` of this registry may wait on.
+    // Sets a core latch that worker `target` of this registry, or a fiber
+    // of that worker, may wait on.
     void set_latch_and_notify(core_latch& latch, std::size_t target)
     {
+        worker_thread& waiter = *workers_[target];
         bool const was_sleeping = latch.set();
         notify_latch_set(target, was_sleeping);
+        waiter.unpark_fiber_waiting_for(&latch);
     }
 
     // An exception escaped a spawned job or a handler. Without a panic
@@ -830,19 +856,70 @@ inline void worker_thread::wait_until(core_latch& latch)
         registry_.wait_for_latch(*this, latch);
 }
 
-BOOST_FORKJOIN_NOINLINE inline void worker_thread::wait_on_worker_stack(core_latch& latch)
+inline void worker_thread::park_fiber_until(core_latch& latch)
 {
-    struct wait_args {
-        worker_thread* worker;
-        core_latch* latch;
-    } args{this, &latch};
-    // `args` stays on the fiber's stack, which does not move while the
-    // worker runs the wait.
-    current_fiber_->run_on_worker_stack({[](void* p) noexcept {
-                                             auto const& a = *static_cast<wait_args*>(p);
-                                             a.worker->registry_.wait_until_cold(*a.worker, *a.latch);
-                                         },
-                                         &args});
+    running_fiber* const fiber = current_fiber_;
+    latch_wait node{&latch, fiber};
+    // Any unpark resumes the fiber: this latch's set, a cancel, a stale
+    // notify of an earlier await, or the setter of an earlier latch of this
+    // fiber at the same address (a frame reused), which took the node on its
+    // way. So the node goes back in whenever it was taken, and only the
+    // latch says whether the wait is over. The protocol is await's: a set
+    // between the look and the park finds the fiber EXECUTING, and its
+    // unpark makes the worker run the fiber again at once instead of
+    // parking it. A cancel does not end this wait: what it waits for
+    // borrows the fiber's frames.
+    for (;;) {
+        {
+            std::lock_guard const lock(latch_waits_mutex_);
+            if (!node.linked) {
+                node.next = latch_waits_;
+                latch_waits_ = &node;
+                node.linked = true;
+                latch_wait_count_.fetch_add(1, std::memory_order_seq_cst);
+            }
+        }
+        if (latch.probe())
+            break;
+        fiber->park();
+    }
+    std::lock_guard const lock(latch_waits_mutex_);
+    if (node.linked) {
+        for (latch_wait** link = &latch_waits_;; link = &(*link)->next) {
+            if (*link == &node) {
+                *link = node.next;
+                break;
+            }
+        }
+        latch_wait_count_.fetch_sub(1, std::memory_order_relaxed);
+    }
+}
+
+inline void worker_thread::unpark_fiber_waiting_for(core_latch const* latch) noexcept
+{
+    // Seq-cst: see latch_wait_count_.
+    if (BOOST_FORKJOIN_LIKELY(latch_wait_count_.load(std::memory_order_seq_cst) == 0))
+        return;
+    running_fiber* fiber = nullptr;
+    {
+        std::lock_guard const lock(latch_waits_mutex_);
+        for (latch_wait** link = &latch_waits_; *link != nullptr; link = &(*link)->next) {
+            latch_wait& node = **link;
+            if (node.latch != latch)
+                continue;
+            *link = node.next;
+            node.linked = false;
+            latch_wait_count_.fetch_sub(1, std::memory_order_relaxed);
+            fiber = node.fiber;
+            // While its node is in, the fiber has not left its wait, so it
+            // is alive; once unparked it may leave, complete and be freed:
+            // hold it across the unpark.
+            fiber->hold();
+            break;
+        }
+    }
+    if (fiber != nullptr)
+        fiber->unpark_and_release();
 }
 
 inline std::optional<job_ref> worker_thread::steal()
