@@ -150,6 +150,96 @@ asio::awaitable<int> throwing_coroutine()
     co_return 0;
 }
 
+// A coroutine that keeps resuming on its executor (each step counted in
+// `steps`) until `cancel_called`, then for about 10 ms more, and returns 42;
+// or -1 if a cancellation reached it (its next co_await throws
+// operation_aborted), caught here, so that no exception crosses threads.
+asio::awaitable<int> stepping(std::atomic<int>& steps, std::atomic<bool> const& cancel_called)
+{
+    auto const ex = co_await asio::this_coro::executor;
+    try {
+        // Bounded, should the test fail before setting cancel_called.
+        auto const deadline = std::chrono::steady_clock::now() + 10s;
+        while (!cancel_called && std::chrono::steady_clock::now() < deadline) {
+            co_await asio::post(ex, asio::use_awaitable);
+            ++steps;
+        }
+        for (int i = 0; i < 100; ++i) {
+            co_await asio::post(ex, asio::use_awaitable);
+            std::this_thread::sleep_for(100us);
+        }
+    } catch (boost::system::system_error const& e) {
+        if (e.code() != asio::error::operation_aborted)
+            throw;
+        co_return -1;
+    }
+    co_return 42;
+}
+
+// An executor that forwards everything to another and counts its live
+// copies in `live`: an I/O object made with it shows whether something
+// still holds the object's executor (use_future's shared state keeps one).
+template <class Inner>
+class counting_executor {
+public:
+    counting_executor(Inner inner, std::atomic<int>& live) noexcept : inner_(std::move(inner)), live_(&live)
+    {
+        ++*live_;
+    }
+    counting_executor(counting_executor const& other) noexcept : inner_(other.inner_), live_(other.live_)
+    {
+        ++*live_;
+    }
+    counting_executor& operator=(counting_executor const& other) noexcept
+    {
+        ++*other.live_;
+        --*live_;
+        inner_ = other.inner_;
+        live_ = other.live_;
+        return *this;
+    }
+    ~counting_executor() { --*live_; }
+
+    template <class F>
+    void execute(F&& f) const
+    {
+        inner_.execute(std::forward<F>(f));
+    }
+    template <class Property>
+        requires asio::can_query<Inner const&, Property const&>::value
+    decltype(auto) query(Property const& property) const
+    {
+        return asio::query(inner_, property);
+    }
+    template <class Property>
+        requires asio::can_require<Inner const&, Property const&>::value
+    auto require(Property const& property) const
+    {
+        return wrap(asio::require(inner_, property));
+    }
+    template <class Property>
+        requires asio::can_prefer<Inner const&, Property const&>::value
+    auto prefer(Property const& property) const
+    {
+        return wrap(asio::prefer(inner_, property));
+    }
+
+    friend bool operator==(counting_executor const& a, counting_executor const& b) noexcept
+    {
+        return a.inner_ == b.inner_;
+    }
+
+private:
+    template <class Other>
+    counting_executor<Other> wrap(Other other) const
+    {
+        return counting_executor<Other>(std::move(other), *live_);
+    }
+
+    Inner inner_;
+    std::atomic<int>* live_;
+};
+
 } // namespace
 
 // --- The executor: concepts and properties -------------------------------------
@@ -449,8 +539,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(co_spawn_during_shutdown_is_waited_for, Policy, te
 BOOST_AUTO_TEST_CASE_TEMPLATE(submitting_after_termination_throws_pool_terminated, Policy, test::all_policies)
 {
     // The exit handler runs after the pool has terminated: nothing it
-    // submits could run, so submitting throws instead of losing the work.
-    std::atomic<int> refused{0};
+    // submits could run, so submitting throws instead of losing the work,
+    // through a tracked executor too (made there, it holds no work).
+    std::atomic<int> refused{0}, made{0};
     std::mutex mutex;
     std::optional<typename test::pool<Policy>::executor_type> ex;
     fj::pool_options options = test::threads(2);
@@ -462,8 +553,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(submitting_after_termination_throws_pool_terminate
             ++refused;
         }
         try {
-            auto const tracked = asio::require(*ex, execution::outstanding_work.tracked);
-            (void)tracked;
+            auto const tracked = asio::require(*ex, execution::outstanding_work.tracked); // does not throw
+            ++made;
+            asio::post(tracked, [] {});
         } catch (fj::pool_terminated const&) {
             ++refused;
         }
@@ -473,6 +565,74 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(submitting_after_termination_throws_pool_terminate
         ex.emplace(pool.get_executor());
     }
     BOOST_TEST(refused.load() == 4);
+    BOOST_TEST(made.load() == 2);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(work_tracking_after_termination_does_not_throw, Policy, test::all_policies)
+{
+    // Asio takes outstanding work in noexcept functions (a work guard's
+    // constructor, a handler's work), and the Networking TS forbids
+    // on_work_started to throw: after the pool has terminated (in its exit
+    // handler) they count nothing and do not throw, where a throw would be
+    // std::terminate. Submitting through what they give still throws.
+    using executor = typename test::pool<Policy>::executor_type;
+    using tracked = fj::pool_executor<Policy, true>;
+    static_assert(noexcept(std::declval<executor const&>().on_work_started()));
+    static_assert(noexcept(asio::require(std::declval<executor const&>(), execution::outstanding_work.tracked)));
+    std::atomic<int> checked{0}, refused{0}, unexpected{0};
+    std::mutex mutex;
+    std::optional<executor> ex;
+    fj::pool_options options = test::threads(2);
+    options.exit_handler = [&](std::size_t) {
+        std::lock_guard const lock(mutex);
+        auto expect = [&](bool condition) { unexpected += condition ? 0 : 1; };
+        auto expect_refused = [&](auto const& executor) {
+            try {
+                asio::post(executor, [] {});
+                ++unexpected;
+            } catch (fj::pool_terminated const&) {
+                ++refused;
+            }
+        };
+        try {
+            ex->on_work_started(); // counts nothing...
+            ex->on_work_finished(); // ...and gives nothing back
+            {
+                auto guard = asio::make_work_guard(*ex); // on_work_started
+                expect(guard.owns_work());
+                expect_refused(guard.get_executor());
+            }
+            auto const required = asio::require(*ex, execution::outstanding_work.tracked);
+            auto const preferred = asio::prefer(*ex, execution::outstanding_work.tracked);
+            static_assert(std::is_same_v<decltype(required), tracked const>);
+            static_assert(std::is_same_v<decltype(preferred), tracked const>);
+            expect(asio::query(required, execution::outstanding_work) == execution::outstanding_work.tracked);
+            expect(required == preferred);
+            expect(asio::require(required, execution::outstanding_work.untracked) == *ex);
+            tracked const copy = required;
+            expect(copy == required);
+            expect_refused(required);
+            // Type-erased, as Asio's handler work holds it.
+            asio::any_io_executor const erased =
+                asio::prefer(asio::any_io_executor(*ex), execution::outstanding_work.tracked);
+            expect_refused(erased);
+            ++checked;
+        } catch (...) {
+            ++unexpected;
+        }
+    };
+    {
+        test::pool<Policy> pool(options);
+        ex.emplace(pool.get_executor());
+        // Before termination the same calls count, and give back, as usual.
+        ex->on_work_started();
+        ex->on_work_finished();
+        auto guard = asio::make_work_guard(*ex);
+        BOOST_TEST(guard.owns_work());
+    } // the guard goes first: the destructor does not wait for it
+    BOOST_TEST(checked.load() == 2); // one exit handler per worker
+    BOOST_TEST(refused.load() == 6);
+    BOOST_TEST(unexpected.load() == 0);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(handler_exceptions_go_to_the_panic_handler, Policy, test::all_policies)
@@ -658,6 +818,76 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cancelling_or_dropping_the_future_cancels_the_oper
         number.cancel();
         BOOST_TEST(number.get() == 42);
     }
+}
+
+BOOST_TEST_DECORATOR(*utf::timeout(60))
+BOOST_AUTO_TEST_CASE_TEMPLATE(cancelling_a_coroutine_on_the_pool_changes_nothing, Policy, test::all_policies)
+{
+    // A coroutine co_spawned on the pool resumes on any worker: a
+    // cancellation posted to the pool would run beside it, and Asio's
+    // cancellation state is not thread-safe. So use_future connects none
+    // there, nor on a strand of the pool (co_spawn type-erases the
+    // executor): future::cancel changes nothing, and the value arrives.
+    test::pool<Policy> pool(test::threads(2));
+    auto cancel_while_running = [](auto const& executor, auto token, auto cancel) {
+        std::atomic<int> steps{0};
+        std::atomic<bool> cancel_called{false};
+        auto result = asio::co_spawn(executor, stepping(steps, cancel_called), std::move(token));
+        BOOST_TEST(test::wait_until([&] { return steps.load() >= 5; }));
+        cancel(result);
+        cancel_called = true;
+        return result.get();
+    };
+    auto const by_the_future = [](auto& result) { result.cancel(); };
+    BOOST_TEST(cancel_while_running(pool.get_executor(), fj::use_future, by_the_future) == 42);
+    auto const strand = asio::make_strand(pool.get_executor());
+    BOOST_TEST(cancel_while_running(strand, fj::use_future, by_the_future) == 42);
+
+    // A slot of the caller's own still reaches it, emitted on its strand.
+    asio::cancellation_signal signal;
+    auto const by_own_slot = [&](auto&) {
+        asio::post(strand, [&] { signal.emit(asio::cancellation_type::terminal); });
+    };
+    BOOST_TEST(cancel_while_running(strand, asio::bind_cancellation_slot(signal.slot(), fj::use_future),
+                                    by_own_slot) == -1);
+}
+
+BOOST_AUTO_TEST_CASE(a_cancellation_destroyed_unrun_releases_the_state)
+{
+    // Cancelling or dropping the future of a pending operation posts the
+    // cancellation to the I/O object's executor. An io_context destroyed
+    // without running (stopped, say) destroys it unrun, and that must give
+    // back the shared state's reference. The state holds a copy of the
+    // timer's executor, which counts its live copies: once the timer, the
+    // io_context and the future are gone, none may be left.
+    std::atomic<int> live{0};
+    using executor = counting_executor<asio::io_context::executor_type>;
+    using timer_type = asio::steady_timer::rebind_executor<executor>::other;
+    // future::cancel, then the io_context goes without running.
+    {
+        fj::future<void> expiry;
+        {
+            asio::io_context io;
+            timer_type timer(executor(io.get_executor(), live), 1h);
+            int const timer_only = live.load();
+            expiry = timer.async_wait(fj::use_future);
+            BOOST_TEST(live.load() > timer_only); // the state's copy, at least
+            expiry.cancel();
+            io.stop();
+        }
+        BOOST_TEST(expiry.poll()); // the handler was destroyed unrun
+        BOOST_CHECK_THROW(expiry.get(), std::future_error);
+    }
+    BOOST_TEST(live.load() == 0);
+    // The future dropped, then the io_context goes without running.
+    {
+        asio::io_context io;
+        timer_type timer(executor(io.get_executor(), live), 1h);
+        int const timer_only = live.load();
+        { auto dropped = timer.async_wait(fj::use_future); }
+        BOOST_TEST(live.load() > timer_only); // the operation and the posted cancellation hold the state
+    }
+    BOOST_TEST(live.load() == 0);
 }
 
 BOOST_AUTO_TEST_CASE(a_handler_destroyed_unrun_breaks_the_promise)

@@ -62,13 +62,37 @@ namespace boost::forkjoin {
 // on an io_context and let their handlers run on the pool (bind_executor).
 class pool_execution_context : public boost::asio::execution_context {
 public:
-    explicit pool_execution_context(detail::registry_base& registry) noexcept : registry_(registry) {}
+    // Throws std::bad_alloc.
+    explicit pool_execution_context(detail::registry_base& registry);
 
     std::size_t num_threads() const noexcept { return registry_.num_threads(); }
 
 private:
     detail::registry_base& registry_;
 };
+
+namespace detail {
+
+// The service that marks an execution_context as a pool's: asking a context
+// for a service is how Asio tells contexts apart (use_future needs to know
+// whether an operation runs on a pool; see runs_on_a_pool).
+class pool_context_marker final : public boost::asio::execution_context::service {
+public:
+    using key_type = pool_context_marker;
+    static inline boost::asio::execution_context::id id;
+
+    explicit pool_context_marker(boost::asio::execution_context& context) : service(context) {}
+
+private:
+    void shutdown() override {}
+};
+
+} // namespace detail
+
+inline pool_execution_context::pool_execution_context(detail::registry_base& registry) : registry_(registry)
+{
+    boost::asio::make_service<detail::pool_context_marker>(*this);
+}
 
 // ---------------------------------------------------------------------------
 // pool_executor
@@ -97,7 +121,11 @@ private:
 // outstanding_work.tracked (the type pool_executor<P, true>) holds the
 // pool's activity count as a spawned job does, from construction to
 // destruction: the pool's destructor waits for every tracked executor, as
-// io_context::run waits for a work guard.
+// io_context::run waits for a work guard. Made from a pool that has
+// terminated, it holds nothing (there is nothing left to keep alive) and
+// does not throw: Asio requires and prefers outstanding_work.tracked in
+// noexcept functions (a handler's work, a work guard). Submitting through
+// it then throws pool_terminated, as through any executor of that pool.
 template <sleep_policy SleepPolicy, bool Tracked>
 class pool_executor {
     // The property bits: the blocking mode in the low two, the relationship
@@ -109,6 +137,9 @@ class pool_executor {
         blocking_always = 2,
         blocking_mask = 3,
         relationship_continuation = 4,
+        // Not a property: a tracked executor made once the pool had
+        // terminated, which holds no unit of its activity count.
+        holds_no_work = 8,
     };
 
 public:
@@ -149,7 +180,7 @@ public:
     ~pool_executor()
     {
         if constexpr (Tracked)
-            if (registry_ != nullptr)
+            if (registry_ != nullptr && (bits_ & holds_no_work) == 0)
                 registry_->release_activity();
     }
 
@@ -175,13 +206,13 @@ public:
     {
         return pool_executor(registry_, bits_ | relationship_continuation);
     }
-    // Throws pool_terminated if the pool has terminated (there is no work
-    // left to track).
-    pool_executor<SleepPolicy, true> require(boost::asio::execution::outstanding_work_t::tracked_t) const
+    // Made from a pool that has terminated, the tracked executor holds no
+    // work (see the class comment).
+    pool_executor<SleepPolicy, true> require(boost::asio::execution::outstanding_work_t::tracked_t) const noexcept
     {
         return pool_executor<SleepPolicy, true>(registry_, bits_);
     }
-    pool_executor<SleepPolicy, false> require(boost::asio::execution::outstanding_work_t::untracked_t) const
+    pool_executor<SleepPolicy, false> require(boost::asio::execution::outstanding_work_t::untracked_t) const noexcept
     {
         return pool_executor<SleepPolicy, false>(registry_, bits_);
     }
@@ -266,10 +297,12 @@ public:
             [registry = registry_] { return std::make_shared<pool_execution_context>(*registry); });
     }
 
-    // Counts one unit of outstanding work, as a tracked executor does.
-    // Throws pool_terminated if the pool has terminated.
-    void on_work_started() const { registry_->acquire_activity(); }
-    void on_work_finished() const noexcept { registry_->release_activity(); }
+    // Counts one unit of outstanding work, as a tracked executor does; on a
+    // pool that has terminated, counts nothing (the Networking TS requires
+    // both not to throw, and Asio calls them from noexcept functions), and
+    // the matching on_work_finished then gives nothing back.
+    void on_work_started() const noexcept { (void)registry_->try_acquire_activity(); }
+    void on_work_finished() const noexcept { registry_->release_activity_if_taken(); }
 
     // On a worker of the pool, f runs at once; elsewhere as post. The
     // allocator is not used (jobs are allocated with new).
@@ -300,21 +333,21 @@ public:
     // Equal if they submit to the same pool with the same properties.
     friend bool operator==(pool_executor const& a, pool_executor const& b) noexcept
     {
-        return a.registry_ == b.registry_ && a.bits_ == b.bits_;
+        return a.registry_ == b.registry_ && (a.bits_ & ~holds_no_work) == (b.bits_ & ~holds_no_work);
     }
 
 private:
     template <sleep_policy, bool>
     friend class pool_executor;
 
-    // The tracked form takes a count, which throws pool_terminated if the
-    // pool has terminated. Copying a tracked executor cannot throw: the
-    // original holds a count, so it is not zero.
-    pool_executor(registry_type* registry, unsigned bits) : registry_(registry), bits_(bits)
+    // The tracked form takes a unit of the activity count, or, if the pool
+    // has terminated, marks itself as holding none.
+    pool_executor(registry_type* registry, unsigned bits) noexcept
+        : registry_(registry), bits_(bits & ~holds_no_work)
     {
         if constexpr (Tracked)
-            if (registry_ != nullptr)
-                registry_->acquire_activity();
+            if (registry_ != nullptr && !registry_->try_acquire_activity())
+                bits_ |= holds_no_work;
     }
 
     void swap(pool_executor& other) noexcept
@@ -350,6 +383,18 @@ struct use_future_t {
 inline constexpr use_future_t use_future{};
 
 namespace detail {
+
+// Whether `executor` runs its functions on a pool: one of the pool's own,
+// or a strand of one, type-erased or not (co_spawn erases the executor it is
+// given into the awaitable's).
+inline bool runs_on_a_pool(boost::asio::any_io_executor const& executor)
+{
+    if (!executor)
+        return false;
+    boost::asio::execution_context& context =
+        boost::asio::query(executor, boost::asio::execution::context_as<boost::asio::execution_context&>);
+    return boost::asio::has_service<pool_context_marker>(context);
+}
 
 // What a completion signature's arguments after the error become: nothing
 // (void), one value, or a tuple of them.
@@ -421,16 +466,13 @@ public:
                 return;
             cancel_requested_ = true;
         }
-        this->add_ref(); // the posted emission's
+        this->add_ref(); // the posted emission's, given back by its destructor
         try {
-            boost::asio::post(executor_, [this] {
-                emit();
-                this->release();
-            });
+            boost::asio::post(executor_, emission(this));
         } catch (...) {
-            // The executor is gone or out of memory: the operation cannot be
-            // reached and completes on its own.
-            this->release();
+            // The executor is gone or out of memory (the emission was
+            // destroyed, and gave its reference back): the operation cannot
+            // be reached and completes on its own.
         }
     }
 
@@ -465,6 +507,25 @@ public:
     }
 
 private:
+    // The function posted by cancel(): it owns a reference to the state, and
+    // gives it back when destroyed, whether it ran or not (an io_context
+    // stopped or destroyed first destroys what is queued without running it).
+    class emission {
+    public:
+        explicit emission(use_future_state* state) noexcept : state_(state) {}
+        emission(emission&& other) noexcept : state_(std::exchange(other.state_, nullptr)) {}
+        emission& operator=(emission&&) = delete;
+        ~emission()
+        {
+            if (state_ != nullptr)
+                state_->release();
+        }
+        void operator()() const { state_->emit(); }
+
+    private:
+        use_future_state* state_;
+    };
+
     template <class... Values>
     void store_value(Values&&... values)
     {
@@ -581,10 +642,19 @@ public:
         return_type result = forkjoin::detail::future_access::adopt<value_type>(state);
         handler_type handler(state);
         // The I/O object's executor, to which future::cancel posts the
-        // cancellation (see use_future_state).
+        // cancellation (see use_future_state). Not one that runs on a pool:
+        // an operation there (a coroutine co_spawned on the pool) runs on
+        // several threads, a cancellation posted to the pool would run beside
+        // it on another worker, and Asio's cancellation state is not
+        // thread-safe. A strand of the pool would order the two, but it
+        // cannot be told apart once type-erased, as co_spawn erases it; so
+        // such an operation is left to a slot of the caller's own.
         if constexpr (requires { initiation.get_executor(); }) {
-            if constexpr (std::is_convertible_v<decltype(initiation.get_executor()), any_io_executor>)
-                state->set_cancellation_executor(initiation.get_executor());
+            if constexpr (std::is_convertible_v<decltype(initiation.get_executor()), any_io_executor>) {
+                any_io_executor executor = initiation.get_executor();
+                if (!forkjoin::detail::runs_on_a_pool(executor))
+                    state->set_cancellation_executor(std::move(executor));
+            }
         }
         std::forward<Initiation>(initiation)(std::move(handler), std::forward<InitArgs>(args)...);
         return result;

@@ -416,12 +416,24 @@ public:
     // pool_terminated if they are already leaving, or do not exist here.
     void acquire_activity()
     {
-        check_not_forked_away();
+        if (!try_acquire_activity()) {
+            check_not_forked_away();
+            throw_not_accepting();
+        }
+    }
+
+    // As acquire_activity, but says false where that throws: for Asio's
+    // on_work_started and tracked executors, which must not throw.
+    bool try_acquire_activity() noexcept
+    {
+        if (forked_away())
+            return false;
         std::size_t count = activity_count_.load(std::memory_order_relaxed);
         do {
-            if (count == 0)
-                throw_not_accepting();
+            if (count == 0) // final: the workers are leaving
+                return false;
         } while (!activity_count_.compare_exchange_weak(count, count + 1, std::memory_order_relaxed));
+        return true;
     }
 
     void release_activity()
@@ -429,15 +441,29 @@ public:
         // Acq-rel: the last release must see everything the other holders
         // did before their release, and the workers it lets go see it too
         // (through the terminate latches' seq-cst set).
-        if (activity_count_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-            // Once the last latch is set, the workers may leave and the
-            // handle's destructor free this registry while we are still
-            // notifying: when we are not one of the workers it waits for (an
-            // install from outside, say), only this reference keeps us alive.
-            std::shared_ptr<registry_base> const keep_alive = shared_from_this();
-            for (std::size_t i = 0; i < num_threads_; ++i)
-                set_latch_and_notify(workers_[i]->terminate_latch(), i);
-        }
+        if (activity_count_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+            let_workers_leave();
+    }
+
+    // Gives back a unit that try_acquire_activity may have failed to take,
+    // without knowing which: Asio's on_work_finished. A count of zero is
+    // final (nothing is taken once it is reached) and a taken unit keeps the
+    // count above zero until it is given back, so a zero here means the
+    // matching take failed, with nothing to give back. Likewise in a forked
+    // child, where nothing is taken.
+    void release_activity_if_taken() noexcept
+    {
+        if (forked_away())
+            return;
+        std::size_t count = activity_count_.load(std::memory_order_relaxed);
+        do {
+            if (count == 0)
+                return;
+            // Acq-rel on success, as release_activity.
+        } while (!activity_count_.compare_exchange_weak(count, count - 1, std::memory_order_acq_rel,
+                                                        std::memory_order_relaxed));
+        if (count == 1)
+            let_workers_leave();
     }
 
     // pool_options::deadlock_handler as a policy should call it: an
@@ -651,6 +677,18 @@ public:
     }
 
 private:
+    // The last unit of activity was given back: let the workers leave.
+    void let_workers_leave()
+    {
+        // Once the last latch is set, the workers may leave and the handle's
+        // destructor free this registry while we are still notifying: when
+        // we are not one of the workers it waits for (an install from
+        // outside, say), only this reference keeps us alive.
+        std::shared_ptr<registry_base> const keep_alive = shared_from_this();
+        for (std::size_t i = 0; i < num_threads_; ++i)
+            set_latch_and_notify(workers_[i]->terminate_latch(), i);
+    }
+
     static std::size_t resolve_num_threads(std::size_t requested, std::size_t policy_max,
                                            std::string const& policy_name)
     {
