@@ -25,6 +25,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -369,6 +370,99 @@ BOOST_AUTO_TEST_CASE(pool_destroyed_on_its_own_worker_says_so)
     });
     BOOST_TEST(r.aborted(), r);
     BOOST_TEST(r.says("destroyed on one of its own workers"), r);
+}
+
+// --- Pools destroyed on another pool's worker ------------------------------------
+//
+// A pool's destructor on a worker of another pool waits as any cross-pool
+// wait does (install, in_place_scope, broadcast): the waiting worker keeps
+// running its own pool's jobs, or, on a fiber, parks. A job still left in
+// the pool being destroyed may need one of them. (Found by review: the
+// destructor blocked the worker on a condition variable, and these hung.)
+
+namespace {
+// Runs `body`, which reports with child_require, where a hang fails the test
+// instead of stopping the run: in a child process under a watchdog (not a
+// timing check), or, under TSan, in this one, as future_test.cpp does (TSan
+// cannot start threads in the child of a threaded process; this program
+// forks with no threads of its own, but the case need not rest on that).
+void runs_without_hanging(std::function<void()> const& body)
+{
+#if defined(BOOST_FORKJOIN_TSAN)
+    body();
+#else
+    test::child_result const r = test::run_in_child(body);
+    BOOST_TEST(r.succeeded(), r);
+#endif
+}
+} // namespace
+
+// The review's case: `a` has one thread, which destroys `b` while b's job
+// waits for an install into `a` that only that thread can run.
+BOOST_AUTO_TEST_CASE_TEMPLATE(pool_destroyed_on_another_pools_worker_runs_that_pools_jobs, Policy,
+                              test::all_policies)
+{
+    runs_without_hanging([] {
+        test::pool<Policy> a(test::threads(1));
+        std::atomic<int> ran{0};
+        a.install([&] {
+            test::pool<Policy> b(test::threads(1));
+            b.spawn([&] { a.install([&] { ++ran; }); });
+        }); // ~b on a's only worker
+        test::child_require(ran.load() == 1, "the install into a ran");
+    });
+}
+
+// With two threads, each destroys a pool whose job needs `a`: neither can
+// count on the other to run it.
+BOOST_AUTO_TEST_CASE_TEMPLATE(pools_destroyed_on_each_of_another_pools_workers_run_its_jobs, Policy,
+                              test::all_policies)
+{
+    runs_without_hanging([] {
+        test::pool<Policy> a(test::threads(2));
+        std::atomic<int> ran{0};
+        a.broadcast([&](fj::broadcast_context) {
+            test::pool<Policy> b(test::threads(1));
+            b.spawn([&] { a.install([&] { ++ran; }); });
+        }); // a ~b on each of a's workers
+        test::child_require(ran.load() == 2, "both installs into a ran");
+    });
+}
+
+// On a fiber (a spawn_future task) the destructor parks the fiber, and the
+// pool's last worker to leave unparks it.
+BOOST_AUTO_TEST_CASE_TEMPLATE(pool_destroyed_on_another_pools_fiber_parks_it, Policy, test::all_policies)
+{
+    runs_without_hanging([] {
+        test::pool<Policy> a(test::threads(1));
+        std::atomic<int> ran{0};
+        fj::future<int> f = a.spawn_future([&] {
+            test::pool<Policy> b(test::threads(1));
+            b.spawn([&] { a.install([&] { ++ran; }); });
+            return 7;
+        }); // ~b on the fiber, on a's only worker
+        test::child_require(f.get() == 7, "the task's result");
+        test::child_require(ran.load() == 1, "the install into a ran");
+    });
+}
+
+// Idle pools, in a loop: their workers may all have left before the
+// destructor looks (nothing to wait for) or not, on a worker and on a fiber.
+BOOST_AUTO_TEST_CASE_TEMPLATE(idle_pools_destroyed_on_another_pools_worker, Policy, test::all_policies)
+{
+    runs_without_hanging([] {
+        test::pool<Policy> a(test::threads(2));
+        auto drop_pools = [] {
+            for (int i = 0; i < 50; ++i) {
+                test::pool<Policy> b(test::threads(1 + i % 2));
+                if (i % 3 == 0)
+                    b.spawn([] {});
+            }
+            return 1;
+        };
+        a.install(drop_pools);
+        test::child_require(a.spawn_future(drop_pools).get() == 1, "on a fiber");
+    });
 }
 
 // --- fork() ----------------------------------------------------------------------

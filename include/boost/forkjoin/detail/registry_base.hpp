@@ -752,7 +752,35 @@ private:
             adopted_->wait_until(adopted_->terminate_latch());
             current_worker = nullptr;
         }
-        {
+        // Not one of ours (shut_down refuses those, and the adopted worker is
+        // done being one): a worker of another pool, or nullptr.
+        worker_thread* const waiter = current_worker;
+        if (waiter != nullptr) {
+            // A worker of another pool keeps running its own pool's jobs
+            // while it waits, as a cross-pool install or scope does: a job
+            // still to run here may wait for one of that pool's jobs, and
+            // this worker may be the only thread that can run it.
+            bool must_wait;
+            {
+                std::lock_guard lock(stop_mutex_);
+                must_wait = running_workers_ != 0;
+                if (must_wait) {
+                    // Read under the lock by the last worker_stopped, which
+                    // sets stopped_latch_ for us instead of notifying stop_cv_.
+                    stop_waiter_ = waiter;
+                }
+            }
+            if (must_wait) {
+                // On a fiber, this parks it, and worker_stopped unparks it.
+                waiter->wait_until(stopped_latch_);
+                // worker_stopped sets the latch while holding stop_mutex_ and
+                // may still be notifying (through the waiter's registry) once
+                // we see it set: wait for it to let go of the lock, after
+                // which it touches neither the lock nor the latch, before we
+                // return and the registry may be freed.
+                std::lock_guard lock(stop_mutex_);
+            }
+        } else {
             std::unique_lock lock(stop_mutex_);
             stop_cv_.wait(lock, [this] { return running_workers_ == 0; });
         }
@@ -763,10 +791,25 @@ private:
     void worker_stopped() noexcept
     {
         // Notify under the lock: stop() may return, and the registry be
-        // freed, as soon as it sees the count at 0.
+        // freed, as soon as it sees the count at 0. With a waiter on
+        // stopped_latch_, stop() takes the lock once more after the latch
+        // is set, so the same holds for the latch and its notification.
         std::lock_guard lock(stop_mutex_);
-        if (--running_workers_ == 0)
+        if (--running_workers_ != 0)
+            return;
+        if (worker_thread* const waiter = stop_waiter_) {
+            // As spin_latch::set for cross_registry: we are a worker of this
+            // registry, not of the waiter's, so keep the waiter's registry
+            // alive across the notification (the waiter cannot leave stop()
+            // before we let go of stop_mutex_, but its registry's lifetime
+            // should not rest on that). If the waiter parked its fiber, this
+            // unparks it.
+            registry_base& registry = waiter->registry();
+            std::shared_ptr<registry_base> const keep_alive = registry.shared_from_this();
+            registry.set_latch_and_notify(stopped_latch_, waiter->index());
+        } else {
             stop_cv_.notify_all();
+        }
     }
 
     // A registry forked away is never destroyed: its mutexes and condition
@@ -859,6 +902,11 @@ private:
     std::mutex stop_mutex_;
     std::condition_variable stop_cv_;
     std::size_t running_workers_ = 0; // guarded by stop_mutex_
+    // stop() on a worker of another pool (its fiber parked, if it runs one)
+    // waits for stopped_latch_, which the last worker_stopped sets;
+    // stop() on a thread outside every pool waits on stop_cv_.
+    worker_thread* stop_waiter_ = nullptr;      // guarded by stop_mutex_
+    core_latch stopped_latch_;
     std::atomic<bool> shut_down_at_exit_{false};
 
     // A registry destroyed in a forked child keeps itself (keep_forked_away).
