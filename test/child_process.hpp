@@ -14,7 +14,10 @@
 // Inside the child Boost.Test is not usable (its results stay in the
 // child); report with child_require, which prints and exits with status 1.
 
+#include <boost/forkjoin/detail/injector.hpp> // BOOST_FORKJOIN_TSAN
 #include <boost/forkjoin/errors.hpp>
+
+#include <boost/test/unit_test.hpp>
 
 #include <poll.h>
 #include <signal.h>
@@ -172,6 +175,22 @@ bool refused_after_fork(Use&& use)
         return std::string(e.what()).find("fork") != std::string::npos;
     }
     return false;
+}
+
+// Runs `body`, which reports with child_require, where a hang fails the
+// calling test instead of stopping the run: in a child under `limit` (a
+// watchdog, not a timing check), or, under TSan, in this process (TSan ends
+// the child of a threaded process that starts a thread).
+inline void runs_without_hanging(std::function<void()> const& body,
+                                 std::chrono::seconds limit = std::chrono::seconds(60))
+{
+#if defined(BOOST_FORKJOIN_TSAN)
+    (void)limit;
+    body();
+#else
+    child_result const r = run_in_child(body, limit);
+    BOOST_TEST(r.succeeded(), r);
+#endif
 }
 
 } // namespace test

@@ -772,20 +772,6 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(jobs_taken_while_a_fiber_waits_run_on_the_worker_s
 // (Found by review; each of these hung for good before.)
 
 namespace {
-// Runs `body`, which reports with child_require, where a hang fails the test
-// instead of stopping the run: in a child process under a watchdog (not a
-// timing check), or, under TSan, which cannot start threads in the child of
-// a threaded process, in this one.
-void runs_without_hanging(std::function<void()> const& body)
-{
-#if defined(BOOST_FORKJOIN_TSAN)
-    body();
-#else
-    test::child_result const r = test::run_in_child(body, 120s);
-    BOOST_TEST(r.succeeded(), r);
-#endif
-}
-
 // Completes `first`, then `second`, each once the fibers and jobs before it
 // had time to park and wait; the order only makes the case likely, any
 // order must end.
@@ -802,7 +788,7 @@ void complete_in_turn(std::atomic<bool> const& waiting, First first, Second seco
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(a_fiber_resumed_inside_its_joins_other_half_parks_for_it, Policy, test::all_policies)
 {
-    runs_without_hanging([] {
+    test::runs_without_hanging([] {
         test::pool<Policy> pool(test::threads(1));
         fj::promise<int> for_a, for_b;
         std::atomic<bool> b_waiting{false};
@@ -816,12 +802,12 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_fiber_resumed_inside_its_joins_other_half_parks_
         });
         complete_in_turn(b_waiting, [&] { for_a.set_value(1); }, [&] { for_b.set_value(2); });
         test::child_require(f.get() == 3, "the join's result");
-    });
+    }, 120s);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(a_fiber_resumed_inside_its_scopes_job_parks_for_it, Policy, test::all_policies)
 {
-    runs_without_hanging([] {
+    test::runs_without_hanging([] {
         test::pool<Policy> pool(test::threads(1));
         fj::promise<int> for_body, for_job;
         std::atomic<bool> job_waiting{false};
@@ -836,7 +822,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_fiber_resumed_inside_its_scopes_job_parks_for_it
         });
         complete_in_turn(job_waiting, [&] { for_body.set_value(1); }, [&] { for_job.set_value(2); });
         test::child_require(f.get() == 1, "the scope's result");
-    });
+    }, 120s);
 }
 
 namespace {
@@ -857,7 +843,7 @@ long parallel_sum(long lo, long hi)
 // No job that blocks: plain joins beside an await are enough, with 2 workers.
 BOOST_AUTO_TEST_CASE_TEMPLATE(awaits_beside_parallel_joins_do_not_deadlock, Policy, test::all_policies)
 {
-    runs_without_hanging([] {
+    test::runs_without_hanging([] {
         test::pool<Policy> pool(test::threads(2));
         constexpr long n = 200'000;
         for (int round = 0; round < 10; ++round) {
@@ -881,7 +867,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(awaits_beside_parallel_joins_do_not_deadlock, Poli
             io.join();
             test::child_require(total == static_cast<long>(tasks) * (1 + n * (n - 1) / 2), "the sums");
         }
-    });
+    }, 120s);
 }
 
 // --- Fiber stacks: size and guard pages (issue 13, item 5) ------------------------

@@ -380,29 +380,12 @@ BOOST_AUTO_TEST_CASE(pool_destroyed_on_its_own_worker_says_so)
 // the pool being destroyed may need one of them. (Found by review: the
 // destructor blocked the worker on a condition variable, and these hung.)
 
-namespace {
-// Runs `body`, which reports with child_require, where a hang fails the test
-// instead of stopping the run: in a child process under a watchdog (not a
-// timing check), or, under TSan, in this one, as future_test.cpp does (TSan
-// cannot start threads in the child of a threaded process; this program
-// forks with no threads of its own, but the case need not rest on that).
-void runs_without_hanging(std::function<void()> const& body)
-{
-#if defined(BOOST_FORKJOIN_TSAN)
-    body();
-#else
-    test::child_result const r = test::run_in_child(body);
-    BOOST_TEST(r.succeeded(), r);
-#endif
-}
-} // namespace
-
 // The review's case: `a` has one thread, which destroys `b` while b's job
 // waits for an install into `a` that only that thread can run.
 BOOST_AUTO_TEST_CASE_TEMPLATE(pool_destroyed_on_another_pools_worker_runs_that_pools_jobs, Policy,
                               test::all_policies)
 {
-    runs_without_hanging([] {
+    test::runs_without_hanging([] {
         test::pool<Policy> a(test::threads(1));
         std::atomic<int> ran{0};
         a.install([&] {
@@ -418,7 +401,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(pool_destroyed_on_another_pools_worker_runs_that_p
 BOOST_AUTO_TEST_CASE_TEMPLATE(pools_destroyed_on_each_of_another_pools_workers_run_its_jobs, Policy,
                               test::all_policies)
 {
-    runs_without_hanging([] {
+    test::runs_without_hanging([] {
         test::pool<Policy> a(test::threads(2));
         std::atomic<int> ran{0};
         a.broadcast([&](fj::broadcast_context) {
@@ -433,7 +416,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(pools_destroyed_on_each_of_another_pools_workers_r
 // pool's last worker to leave unparks it.
 BOOST_AUTO_TEST_CASE_TEMPLATE(pool_destroyed_on_another_pools_fiber_parks_it, Policy, test::all_policies)
 {
-    runs_without_hanging([] {
+    test::runs_without_hanging([] {
         test::pool<Policy> a(test::threads(1));
         std::atomic<int> ran{0};
         fj::future<int> f = a.spawn_future([&] {
@@ -450,7 +433,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(pool_destroyed_on_another_pools_fiber_parks_it, Po
 // destructor looks (nothing to wait for) or not, on a worker and on a fiber.
 BOOST_AUTO_TEST_CASE_TEMPLATE(idle_pools_destroyed_on_another_pools_worker, Policy, test::all_policies)
 {
-    runs_without_hanging([] {
+    test::runs_without_hanging([] {
         test::pool<Policy> a(test::threads(2));
         auto drop_pools = [] {
             for (int i = 0; i < 50; ++i) {

@@ -217,7 +217,21 @@ private:
     alignas(cache_line_size) std::atomic<std::size_t> latch_wait_count_{0};
     std::mutex latch_waits_mutex_;
     latch_wait* latch_waits_ = nullptr; // guarded by latch_waits_mutex_
+
+    // Takes the node at *link out of the list. Under latch_waits_mutex_.
+    inline void unlink_latch_wait(latch_wait** link) noexcept;
 };
+
+inline void worker_thread::unlink_latch_wait(latch_wait** link) noexcept
+{
+    latch_wait& node = **link;
+    *link = node.next;
+    node.linked = false;
+    // Relaxed: outside the lock the count is only read to skip it, and a
+    // stale non-zero only takes the lock for nothing; what a setter must
+    // not miss is the increment before a fiber's look at its latch.
+    latch_wait_count_.fetch_sub(1, std::memory_order_relaxed);
+}
 
 // The worker running on this thread, if any. constinit: a plain TLS load,
 // no initialization guard, on every join.
@@ -459,7 +473,8 @@ public:
         do {
             if (count == 0)
                 return;
-            // Acq-rel on success, as release_activity.
+            // Acq-rel on success, as release_activity; relaxed on failure,
+            // which only rereads the count for the next try.
         } while (!activity_count_.compare_exchange_weak(count, count - 1, std::memory_order_acq_rel,
                                                         std::memory_order_relaxed));
         if (count == 1)
@@ -971,13 +986,10 @@ inline void worker_thread::park_fiber_until(core_latch& latch)
     }
     std::lock_guard const lock(latch_waits_mutex_);
     if (node.linked) {
-        for (latch_wait** link = &latch_waits_;; link = &(*link)->next) {
-            if (*link == &node) {
-                *link = node.next;
-                break;
-            }
-        }
-        latch_wait_count_.fetch_sub(1, std::memory_order_relaxed);
+        latch_wait** link = &latch_waits_;
+        while (*link != &node)
+            link = &(*link)->next;
+        unlink_latch_wait(link);
     }
 }
 
@@ -990,13 +1002,10 @@ inline void worker_thread::unpark_fiber_waiting_for(core_latch const* latch) noe
     {
         std::lock_guard const lock(latch_waits_mutex_);
         for (latch_wait** link = &latch_waits_; *link != nullptr; link = &(*link)->next) {
-            latch_wait& node = **link;
-            if (node.latch != latch)
+            if ((*link)->latch != latch)
                 continue;
-            *link = node.next;
-            node.linked = false;
-            latch_wait_count_.fetch_sub(1, std::memory_order_relaxed);
-            fiber = node.fiber;
+            fiber = (*link)->fiber;
+            unlink_latch_wait(link);
             // While its node is in, the fiber has not left its wait, so it
             // is alive; once unparked it may leave, complete and be freed:
             // hold it across the unpark.

@@ -47,11 +47,11 @@ public:
     void unpark_and_release() noexcept { operations_->unpark_and_release(*this); }
 
 protected:
-    // Function pointers rather than virtual functions: worker_thread and
-    // the latches call these in every program, and GCC would devirtualize
-    // the calls speculatively to the one override it knows, pulling the
-    // fiber code, and a link dependency on Boost.Context, into programs that
-    // never start a fiber.
+    // Function pointers rather than virtual functions: worker_thread's calls
+    // of these (a job run on a fiber, a latch wait, a latch set) are in
+    // every program, and GCC would devirtualize them speculatively to the
+    // one override it knows, pulling the fiber code, and a link dependency
+    // on Boost.Context, into programs that never start a fiber.
     struct operations {
         void (*switch_to_worker)(running_fiber& self, job_ref job) noexcept;
         void (*park)(running_fiber& self) noexcept;
