@@ -1321,3 +1321,24 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(futures_in_a_forked_child, Policy, test::all_polic
     BOOST_TEST(r.succeeded(), r);
 }
 #endif
+
+// A use_current_thread pool's worker 0 is this thread, which goes on after
+// the pool: the pool's destructor frees the fiber stacks cached here, so a
+// later pool on this thread starts with an empty cache and its own settings.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_use_current_thread_pool_frees_the_stacks_it_cached_here, Policy, test::all_policies)
+{
+    auto const& stacks = fj::detail::this_thread_stacks();
+    BOOST_TEST(stacks.cached() == 0u);
+    for (std::size_t const stack_size : {std::size_t{64} << 10, std::size_t{128} << 10}) {
+        {
+            fj::pool_options options = test::threads(1);
+            options.use_current_thread = true;
+            options.fiber_stack_size = stack_size;
+            test::pool<Policy> pool(options);
+            for (int i = 0; i < 10; ++i)
+                BOOST_TEST(pool.spawn_future([i] { return i; }).get() == i);
+            BOOST_TEST(stacks.cached() > 0u); // this pool's stacks, kept here
+        }
+        BOOST_TEST(stacks.cached() == 0u);
+    }
+}

@@ -314,6 +314,7 @@ private:
         if (!self->started_) {
             self->started_ = true;
             self->home_ = w;
+            w->set_fiber_cache_release(&release_this_thread_stacks);
             if (self->cancel_requested()) {
                 self->skip_body(std::make_exception_ptr(future_cancelled()));
                 self->finish();

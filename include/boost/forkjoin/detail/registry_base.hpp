@@ -179,6 +179,15 @@ public:
     // Fibers whose home is this worker, unparked and waiting to resume here.
     resume_queue& resumes() noexcept { return resumes_; }
 
+    // What this thread keeps for the fibers it ran (their stacks, which
+    // stack_pool.hpp caches per thread) is freed when a worker thread exits.
+    // The thread of a use_current_thread pool's worker 0 goes on after the
+    // pool, so the pool frees it then, with the function the fiber code
+    // gives here when it first runs a fiber (registry_base::stop): a plain
+    // function pointer, so that a program that never starts a fiber does not
+    // pull that code in.
+    void set_fiber_cache_release(void (*release)() noexcept) noexcept { release_fiber_cache_ = release; }
+
     core_latch& terminate_latch() noexcept { return terminate_; }
     broadcast_queue& broadcasts() noexcept { return broadcasts_; }
     worker_counters& counters() noexcept { return counters_; }
@@ -198,6 +207,7 @@ private:
     locked_job_queue fifo_;
     core_latch terminate_;
     running_fiber* current_fiber_ = nullptr;
+    void (*release_fiber_cache_)() noexcept = nullptr;
     std::size_t nested_jobs_ = 0; // jobs running inside execute() on this worker
     // Pushed by any thread: a line of its own.
     alignas(cache_line_size) resume_queue resumes_;
@@ -766,6 +776,8 @@ private:
             // queue: run them as a worker's main loop would.
             adopted_->wait_until(adopted_->terminate_latch());
             current_worker = nullptr;
+            if (adopted_->release_fiber_cache_ != nullptr)
+                adopted_->release_fiber_cache_();
         }
         // Not one of ours (shut_down refuses those, and the adopted worker is
         // done being one): a worker of another pool, or nullptr.

@@ -16,7 +16,9 @@
 // the worker: a worker thread belongs to one registry for its whole life,
 // so the settings (size, guard page) are those of its registry, and the
 // thread_local's destructor frees the cached stacks when the worker exits,
-// i.e. inside the pool's destructor. No lock, no leak.
+// i.e. inside the pool's destructor. No lock, no leak. The one worker whose
+// thread goes on after the pool, a use_current_thread pool's worker 0, has
+// its cache cleared by the pool's destructor (release_this_thread_stacks).
 //
 // The stacks are allocated here rather than by Boost.Context's
 // fixedsize_stack and protected_fixedsize_stack, for two reasons:
@@ -170,6 +172,18 @@ public:
 
     std::size_t cached() const noexcept { return free_.size(); }
 
+    // Frees every cached stack and forgets the settings, as if the thread
+    // were new: for a thread that goes on after its pool (use_current_thread),
+    // which a later pool, perhaps with other settings, may adopt again.
+    void clear() noexcept
+    {
+        for (auto const& sctx : free_)
+            fiber_stack_allocation::deallocate(sctx, guard_);
+        free_ = std::vector<boost::context::stack_context>();
+        size_ = 0;
+        guard_ = false;
+    }
+
 private:
     std::size_t size_ = 0;
     bool guard_ = false;
@@ -181,6 +195,8 @@ inline stack_cache& this_thread_stacks() noexcept
     static thread_local stack_cache cache;
     return cache;
 }
+
+inline void release_this_thread_stacks() noexcept { this_thread_stacks().clear(); }
 
 // The StackAllocator Boost.Context's fiber is created with. Both calls run
 // on the fiber's home worker (the fiber never leaves it), so both use that
