@@ -6,12 +6,16 @@
 #include <boost/test/unit_test.hpp>
 
 #include "policies.hpp"
+#include "wait_until.hpp"
 #include "watchdog.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
+#include <utility>
+#include <variant>
 #include <vector>
 
 namespace fj = boost::forkjoin;
@@ -34,6 +38,52 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(install_runs_on_a_worker_and_returns, Policy, test
     BOOST_TEST(*index < 2u);
     BOOST_TEST(!pool.current_thread_index()); // we are not one of its workers
     pool.install([] {}); // void
+}
+
+// What returns a reference returns it, as std::invoke does: install, join
+// (its second half run in place, or stolen and waited for), the scopes. A
+// result that is an rvalue reference stays one.
+BOOST_AUTO_TEST_CASE_TEMPLATE(results_by_reference_are_the_objects_referred_to, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(2));
+    int x = 0, y = 0;
+    int& from_install = pool.install([&]() -> int& { return x; });
+    BOOST_TEST(&from_install == &x);
+    int&& moved = pool.install([&]() -> int&& { return std::move(y); });
+    BOOST_TEST(&moved == &y);
+
+    auto [a, b] = pool.join([&]() -> int& { return x; }, [&]() -> int const& { return y; });
+    static_assert(std::is_same_v<decltype(pool.join([&]() -> int& { return x; }, [] {})),
+                                 std::pair<int&, std::monostate>>);
+    BOOST_TEST(&a == &x);
+    BOOST_TEST(&b == &y);
+    // The first half waits until the second is stolen, so the second comes
+    // back through the stolen job's result.
+    std::atomic<bool> second_ran{false};
+    auto [c, d] = pool.join(
+        [&]() -> int& {
+            test::wait_until([&] { return second_ran.load(); });
+            return y;
+        },
+        [&]() -> int& {
+            second_ran = true;
+            return x;
+        });
+    BOOST_TEST(&c == &y);
+    BOOST_TEST(&d == &x);
+
+    int& from_scope = pool.scope([&](fj::lifo_scope&) -> int& { return x; });
+    BOOST_TEST(&from_scope == &x);
+    int& in_place = pool.in_place_scope([&](fj::lifo_scope& s) -> int& {
+        s.spawn([&] { ++y; });
+        return x;
+    });
+    BOOST_TEST(&in_place == &x);
+    int& fifo_in_place = pool.install([&]() -> int& {
+        return fj::in_place_scope_fifo([&](fj::fifo_scope&) -> int& { return y; });
+    });
+    BOOST_TEST(&fifo_in_place == &y);
+    BOOST_TEST(y == 1);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(install_from_eight_outside_threads_at_once, Policy, test::all_policies)

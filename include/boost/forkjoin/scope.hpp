@@ -143,10 +143,9 @@ public:
     std::invoke_result_t<F, basic_scope&> complete(F&& body)
     {
         using raw_result = std::invoke_result_t<F, basic_scope&>;
-        std::optional<detail::value_or_monostate<raw_result>> result;
+        detail::result_slot<detail::value_or_monostate<raw_result>> result;
         try {
-            result.emplace(detail::invoke_to_value(
-                [&]() -> raw_result { return std::invoke(std::forward<F>(body), *this); }));
+            result.fill([&]() -> raw_result { return std::invoke(std::forward<F>(body), *this); });
         } catch (...) {
             record_exception(std::current_exception());
         }
@@ -156,7 +155,7 @@ public:
         if (error_)
             std::rethrow_exception(error_);
         if constexpr (!std::is_void_v<raw_result>)
-            return std::move(*result);
+            return result.take();
     }
 
 private:

@@ -36,6 +36,9 @@ template <class F>
 auto broadcast(registry_base& registry, F& f)
 {
     using raw_result = std::invoke_result_t<F&, broadcast_context>;
+    static_assert(!std::is_reference_v<raw_result>,
+                  "boost::forkjoin::broadcast: the function returns a reference, and the results come back in a "
+                  "std::vector, which cannot hold one; return a value, a pointer or a std::reference_wrapper");
     using value_type = value_or_monostate<raw_result>;
 
     struct broadcast_job : broadcast_node {

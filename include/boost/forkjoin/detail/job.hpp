@@ -21,6 +21,7 @@
 
 #include <exception>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -55,6 +56,38 @@ invoke_value_t<F> invoke_to_value(F&& f)
     }
 }
 
+// A result between the call that makes it and the caller that takes it:
+// empty, or a value. T may be a reference, as what std::invoke returns may
+// be (std::optional cannot hold one): then what it refers to is kept by
+// address, and take() gives back the same reference.
+template <class T>
+class result_slot {
+public:
+    template <class F>
+    void fill(F&& f)
+    {
+        if constexpr (std::is_reference_v<T>) {
+            T&& result = invoke_to_value(std::forward<F>(f));
+            value_.emplace(std::addressof(result));
+        } else {
+            value_.emplace(invoke_to_value(std::forward<F>(f)));
+        }
+    }
+
+    // Precondition: fill() returned.
+    T take()
+    {
+        if constexpr (std::is_reference_v<T>)
+            return static_cast<T>(**value_);
+        else
+            return std::move(*value_);
+    }
+
+private:
+    using stored_type = std::conditional_t<std::is_reference_v<T>, std::remove_reference_t<T>*, T>;
+    std::optional<stored_type> value_;
+};
+
 // The outcome of a job that another thread may run: a value, an exception,
 // or nothing yet. Written by the executing thread strictly before it sets
 // the job's latch; read by the waiter strictly after it observed the latch.
@@ -65,7 +98,7 @@ public:
     void capture(F&& f) noexcept
     {
         try {
-            value_.emplace(invoke_to_value(std::forward<F>(f)));
+            value_.fill(std::forward<F>(f));
         } catch (...) {
             error_ = std::current_exception();
         }
@@ -78,11 +111,11 @@ public:
     {
         if (error_)
             std::rethrow_exception(error_);
-        return std::move(*value_);
+        return value_.take();
     }
 
 private:
-    std::optional<T> value_;
+    result_slot<T> value_;
     std::exception_ptr error_;
 };
 

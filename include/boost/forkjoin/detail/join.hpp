@@ -30,7 +30,8 @@ std::pair<invoke_value_t<A>, invoke_value_t<B>> join_on_worker(worker_thread& wo
     job_ref const b_ref = job_b.as_job_ref();
     worker.push(b_ref);
 
-    auto result_a = [&] {
+    using value_a = invoke_value_t<A>;
+    value_a result_a = [&]() -> value_a {
         std::exception_ptr error;
         try {
             return invoke_to_value(std::forward<A>(a));
@@ -56,12 +57,12 @@ std::pair<invoke_value_t<A>, invoke_value_t<B>> join_on_worker(worker_thread& wo
             break;
         }
         if (*job == b_ref)
-            return {std::move(result_a), job_b.run_inline()};
+            return {std::forward<value_a>(result_a), job_b.run_inline()};
         // Something a pushed and left behind (a spawn), or with breadth_first
         // an older job: run it, b is still queued.
         worker.execute(*job);
     } while (!job_b.latch().probe());
-    return {std::move(result_a), job_b.take_result()};
+    return {std::forward<value_a>(result_a), job_b.take_result()};
 }
 
 } // namespace boost::forkjoin::detail

@@ -31,11 +31,15 @@ private:
     registry_base& registry_;
 };
 
-template <class T>
-std::conditional_t<std::is_same_v<T, std::monostate>, void, T> unwrap_value(T&& value)
+// What install returns: the job's result as f returned it (a reference
+// stays one), nothing for a void f. Rethrows f's exception.
+template <class R, class Job>
+R take_install_result(Job& job)
 {
-    if constexpr (!std::is_same_v<std::remove_cvref_t<T>, std::monostate>)
-        return std::forward<T>(value);
+    if constexpr (std::is_void_v<R>)
+        (void)job.take_result();
+    else
+        return job.take_result();
 }
 
 // Runs `f` on a worker of `registry` and returns its result or rethrows.
@@ -55,12 +59,12 @@ std::invoke_result_t<F> install(registry_base& registry, F&& f)
         stack_job<F, spin_latch> job(f, *worker, spin_latch::cross_registry);
         registry.inject(job.as_job_ref());
         worker->wait_until(job.latch().core());
-        return unwrap_value(job.take_result());
+        return take_install_result<std::invoke_result_t<F>>(job);
     }
     stack_job<F, lock_latch> job(f);
     registry.inject(job.as_job_ref());
     job.latch().wait(registry.options().spin_limit, [&registry] { return registry.leaves_a_cpu_free(); });
-    return unwrap_value(job.take_result());
+    return take_install_result<std::invoke_result_t<F>>(job);
 }
 
 // One unit of a registry's activity count, taken for a job about to be
