@@ -569,6 +569,106 @@ BOOST_AUTO_TEST_CASE(global_pool_exit_waits_for_outside_threads_then_refuses_the
     BOOST_TEST(r.succeeded(), r);
 }
 
+// std::exit called inside the body of an in_place_scope, on a thread outside
+// the pool: the body never returns, so the scope's hold on the pool's
+// workers is never given back by it. The global pool's exit handler, on
+// this same thread, ends the scope instead: it waits for the jobs the body
+// spawned (they are not lost), then lets the workers go. The check runs
+// after that handler (registered before the pool exists).
+BOOST_AUTO_TEST_CASE(exit_inside_an_in_place_scope_runs_its_jobs_and_exits)
+{
+    test::child_result const r = test::run_in_child(
+        [] {
+            static std::atomic<int> jobs_done{0};
+            std::atexit([] {
+                std::printf("in-place scope jobs done at exit: %d of 8\n", jobs_done.load());
+                std::fflush(stdout);
+                std::_Exit(jobs_done.load() == 8 ? 0 : 1);
+            });
+            fj::in_place_scope([](fj::lifo_scope& s) {
+                for (int i = 0; i < 8; ++i)
+                    s.spawn([] {
+                        std::this_thread::sleep_for(20ms);
+                        ++jobs_done;
+                    });
+                std::exit(0);
+            });
+        },
+        20s);
+    BOOST_TEST(r.succeeded(), r);
+    BOOST_TEST(r.says("8 of 8"), r);
+}
+
+// The same for pools with static storage, whose destructors run at exit on
+// the exiting thread, with in_place_scopes nested across two pools:
+// each pool's destructor ends its own scope under the body, and
+// the jobs of both run.
+BOOST_AUTO_TEST_CASE_TEMPLATE(exit_inside_nested_in_place_scopes_of_static_pools, Policy, test::all_policies)
+{
+    test::child_result const r = test::run_in_child(
+        [] {
+            static std::atomic<int> jobs_done{0};
+            std::atexit([] {
+                std::printf("jobs done at exit: %d of 6\n", jobs_done.load());
+                std::fflush(stdout);
+                std::_Exit(jobs_done.load() == 6 ? 0 : 1);
+            });
+            static test::pool<Policy> outer(test::threads(2));
+            static fj::thread_pool inner(test::threads(1));
+            auto spawn_three = [](auto& s) {
+                for (int i = 0; i < 3; ++i)
+                    s.spawn([] {
+                        std::this_thread::sleep_for(20ms);
+                        ++jobs_done;
+                    });
+            };
+            outer.in_place_scope([&](fj::lifo_scope& s) {
+                spawn_three(s);
+                inner.in_place_scope([&](fj::lifo_scope& t) {
+                    spawn_three(t);
+                    std::exit(0);
+                });
+            });
+        },
+        20s);
+    BOOST_TEST(r.succeeded(), r);
+    BOOST_TEST(r.says("6 of 6"), r);
+}
+
+// Only the scopes under the exiting body are ended early: another thread's
+// in_place_scope, whose body is still running, is waited for as before.
+BOOST_AUTO_TEST_CASE(exit_inside_an_in_place_scope_still_waits_for_other_threads_scopes)
+{
+    test::child_result const r = test::run_in_child(
+        [] {
+            static std::atomic<bool> other_body_returned{false};
+            static std::atomic<bool> other_in_scope{false};
+            std::atexit([] {
+                std::printf("the other thread's scope body returned before exit: %d\n",
+                            int(other_body_returned.load()));
+                std::fflush(stdout);
+                std::_Exit(other_body_returned.load() ? 0 : 1);
+            });
+            fj::global_pool();
+            std::thread([] {
+                fj::in_place_scope([](fj::lifo_scope&) {
+                    other_in_scope = true;
+                    std::this_thread::sleep_for(200ms);
+                    other_body_returned = true;
+                });
+                for (;;)
+                    std::this_thread::sleep_for(1s); // keeps the thread alive through the exit
+            }).detach();
+            test::child_require(eventually([] { return other_in_scope.load(); }), "the other scope started");
+            fj::in_place_scope([](fj::lifo_scope& s) {
+                s.spawn([] {});
+                std::exit(0);
+            });
+        },
+        20s);
+    BOOST_TEST(r.succeeded(), r);
+}
+
 // --- spawn_handler: the user creates the worker threads --------------------------
 
 namespace {

@@ -24,7 +24,9 @@
 // nobody would shut down.
 //
 // If exit is called from one of the pool's own workers, the pool cannot
-// wait for itself and is left to the OS. In a process forked after the pool
+// wait for itself and is left to the OS. If it is called inside the body of
+// an in_place_scope of the pool, the handler ends that scope as the body's
+// return would have, its jobs included (detail/held_scope.hpp). In a process forked after the pool
 // was built, the pool is unusable (pool_terminated) and its exit handler
 // does nothing (registry_base::shut_down).
 

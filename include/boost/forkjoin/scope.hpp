@@ -15,6 +15,7 @@
 #include <boost/forkjoin/broadcast_context.hpp>
 #include <boost/forkjoin/detail/broadcast.hpp>
 #include <boost/forkjoin/detail/count_latch.hpp>
+#include <boost/forkjoin/detail/held_scope.hpp>
 #include <boost/forkjoin/detail/job.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
 #include <boost/forkjoin/detail/submit.hpp>
@@ -149,13 +150,25 @@ public:
         } catch (...) {
             record_exception(std::current_exception());
         }
-        latch_.complete_and_wait();
+        end_body();
         // The jobs' decrements were acq-rel and the owner's wait ends on
         // their last one, so error_ is visible here.
         if (error_)
             std::rethrow_exception(error_);
         if constexpr (!std::is_void_v<raw_result>)
             return result.take();
+    }
+
+    // Drops the body's count and waits for the jobs, once: when the body
+    // returns, or earlier, when a pool is stopped under a body that will
+    // never return (detail/held_scope.hpp). Says whether it did it now.
+    bool end_body()
+    {
+        if (body_ended_)
+            return false;
+        body_ended_ = true;
+        latch_.complete_and_wait();
+        return true;
     }
 
 private:
@@ -184,6 +197,7 @@ private:
     std::atomic<bool> has_error_{false};
     std::exception_ptr error_;
     std::unique_ptr<detail::locked_job_queue[]> fifos_; // fifo scopes: one per worker
+    bool body_ended_ = false; // only the body's own stack reads or writes it
 };
 
 using lifo_scope = basic_scope<scope_order::lifo>;
@@ -199,19 +213,54 @@ decltype(auto) run_scope_on_worker(F&& f)
     });
 }
 
+// A unit of a pool's activity count held by an in_place_scope from outside
+// the pool, listed where a stop under the scope's body finds it
+// (held_scope.hpp). Built after the scope and destroyed before it.
+class scope_activity_hold {
+public:
+    template <scope_order Order>
+    scope_activity_hold(registry_base& registry, worker_thread* worker, basic_scope<Order>& scope)
+        : registry_(registry),
+          node_{&registry, worker != nullptr ? worker->current_fiber() : nullptr, &scope, &end_body_of<Order>}
+    {
+        registry_.acquire_activity();
+        link_held_scope(node_);
+    }
+
+    scope_activity_hold(scope_activity_hold const&) = delete;
+    scope_activity_hold& operator=(scope_activity_hold const&) = delete;
+
+    ~scope_activity_hold()
+    {
+        unlink_held_scope(node_);
+        if (!node_.unit_given_back)
+            registry_.release_activity();
+    }
+
+private:
+    template <scope_order Order>
+    static bool end_body_of(void* scope) noexcept
+    {
+        return static_cast<basic_scope<Order>*>(scope)->end_body();
+    }
+
+    registry_base& registry_;
+    held_scope node_;
+};
+
 // f runs here; the scope's jobs go to `registry`. A worker (of any pool)
 // runs its own pool's jobs while it waits for them, any other thread blocks.
 template <scope_order Order, class F>
 decltype(auto) run_scope_in_place(registry_base& registry, F&& f)
 {
     worker_thread* const worker = current_worker;
+    basic_scope<Order> s(registry, worker);
+    if (registry.owns(worker))
+        return s.complete(std::forward<F>(f));
     // From outside `registry` the scope's jobs are injected, and nothing
     // else keeps its workers there until they have run (the global pool's
     // exit handler would let them go): hold a count, as install does.
-    std::optional<activity_guard> keep_workers;
-    if (!registry.owns(worker))
-        keep_workers.emplace(registry);
-    basic_scope<Order> s(registry, worker);
+    scope_activity_hold const keep_workers(registry, worker, s);
     return s.complete(std::forward<F>(f));
 }
 } // namespace detail

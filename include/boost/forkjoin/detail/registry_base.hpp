@@ -19,6 +19,7 @@
 #include <boost/forkjoin/detail/broadcast_queue.hpp>
 #include <boost/forkjoin/detail/chase_lev_deque.hpp>
 #include <boost/forkjoin/detail/config.hpp>
+#include <boost/forkjoin/detail/held_scope.hpp>
 #include <boost/forkjoin/detail/injector.hpp>
 #include <boost/forkjoin/detail/job.hpp>
 #include <boost/forkjoin/detail/lock_latch.hpp>
@@ -769,6 +770,7 @@ private:
     // The calling thread is the adopted worker 0, if there is one.
     void stop() noexcept
     {
+        end_scopes_held_here();
         release_activity();
         start_gate_.set();
         if (adopted_ != nullptr) {
@@ -813,6 +815,24 @@ private:
         }
         for (native_thread& t : threads_)
             t.join(); // each has left run(): this returns at once
+    }
+
+    // Ends the in_place_scopes of this pool whose bodies run on the stack
+    // that stops it (held_scope.hpp says how that happens, and why a stop
+    // would otherwise wait for itself), innermost first, and gives back
+    // their units.
+    void end_scopes_held_here() noexcept
+    {
+        worker_thread* const worker = current_worker;
+        running_fiber const* const fiber = worker != nullptr ? worker->current_fiber() : nullptr;
+        for (held_scope* node = scopes_held_by_this_thread; node != nullptr; node = node->next) {
+            if (node->registry != this || node->fiber != fiber || node->unit_given_back)
+                continue;
+            if (node->end_body(node->scope)) {
+                node->unit_given_back = true;
+                release_activity();
+            }
+        }
     }
 
     void worker_stopped() noexcept
