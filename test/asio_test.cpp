@@ -12,6 +12,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "../example/asio_server.hpp"
+#include "child_process.hpp"
 #include "panics.hpp"
 #include "policies.hpp"
 #include "wait_until.hpp"
@@ -633,6 +634,44 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(work_tracking_after_termination_does_not_throw, Po
     BOOST_TEST(checked.load() == 2); // one exit handler per worker
     BOOST_TEST(refused.load() == 6);
     BOOST_TEST(unexpected.load() == 0);
+}
+
+// std::exit with a work guard and a tracked executor of the global pool
+// still alive on the exiting thread's stack, which exit never unwinds: the
+// pool's exit handler does not wait for them (it would wait for ever), but
+// still runs what was posted; afterwards, posting through them throws.
+// The check is an atexit handler registered before the pool exists, so it
+// runs after the pool's.
+BOOST_AUTO_TEST_CASE(exit_does_not_wait_for_work_guards_left_on_the_exiting_stack)
+{
+    test::child_result const r = test::run_in_child(
+        [] {
+            static std::atomic<int> ran{0};
+            static std::optional<fj::thread_pool::executor_type> ex;
+            std::atexit([] {
+                bool refused = false;
+                try {
+                    asio::post(asio::require(*ex, execution::outstanding_work.tracked), [] {});
+                } catch (fj::pool_terminated const&) {
+                    refused = true;
+                }
+                std::printf("posted before exit and ran: %d of 8, refused after: %d\n", ran.load(), int(refused));
+                std::fflush(stdout);
+                std::_Exit(ran.load() == 8 && refused ? 0 : 1);
+            });
+            ex.emplace(fj::global_pool().get_executor());
+            auto guard = asio::make_work_guard(*ex);
+            auto const tracked = asio::require(*ex, execution::outstanding_work.tracked);
+            for (int i = 0; i < 8; ++i)
+                asio::post(tracked, [] {
+                    std::this_thread::sleep_for(10ms);
+                    ++ran;
+                });
+            std::exit(0);
+        },
+        20s);
+    BOOST_TEST(r.succeeded(), r);
+    BOOST_TEST(r.says("8 of 8"), r);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(handler_exceptions_go_to_the_panic_handler, Policy, test::all_policies)

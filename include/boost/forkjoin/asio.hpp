@@ -181,7 +181,7 @@ public:
     {
         if constexpr (Tracked)
             if (registry_ != nullptr && (bits_ & holds_no_work) == 0)
-                registry_->release_activity();
+                registry_->release_tracked_work();
     }
 
     // --- Properties (called through asio::require, prefer and query) -------
@@ -301,8 +301,8 @@ public:
     // pool that has terminated, counts nothing (the Networking TS requires
     // both not to throw, and Asio calls them from noexcept functions), and
     // the matching on_work_finished then gives nothing back.
-    void on_work_started() const noexcept { (void)registry_->try_acquire_activity(); }
-    void on_work_finished() const noexcept { registry_->release_activity_if_taken(); }
+    void on_work_started() const noexcept { (void)registry_->try_acquire_tracked_work(); }
+    void on_work_finished() const noexcept { registry_->release_tracked_work_if_taken(); }
 
     // On a worker of the pool, f runs at once; elsewhere as post. The
     // allocator is not used (jobs are allocated with new).
@@ -346,7 +346,7 @@ private:
         : registry_(registry), bits_(bits & ~holds_no_work)
     {
         if constexpr (Tracked)
-            if (registry_ != nullptr && !registry_->try_acquire_activity())
+            if (registry_ != nullptr && !registry_->try_acquire_tracked_work())
                 bits_ |= holds_no_work;
     }
 

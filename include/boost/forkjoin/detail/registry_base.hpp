@@ -16,6 +16,7 @@
 // from outside, a latch being set).
 
 #include <boost/forkjoin/core_latch.hpp>
+#include <boost/forkjoin/detail/activity_count.hpp>
 #include <boost/forkjoin/detail/broadcast_queue.hpp>
 #include <boost/forkjoin/detail/chase_lev_deque.hpp>
 #include <boost/forkjoin/detail/config.hpp>
@@ -416,6 +417,12 @@ public:
         // after an acquire load of the count (throw_not_accepting).
         shut_down_at_exit_.store(true, std::memory_order_release);
         bool const stopping = !forked_away();
+        // Work guards and tracked executors still alive at exit may be on
+        // the exiting thread's own stack, which is never unwound: do not
+        // wait for them (activity_count.hpp). The handle's unit is still
+        // held, so this never frees the workers by itself.
+        if (stopping && activity_.forgive_tracked())
+            let_workers_leave();
         shut_down();
         // The pool is kept, not freed (global_pool.hpp says why): free what
         // leak checkers could not see as still in use.
@@ -447,48 +454,32 @@ public:
         }
     }
 
-    // As acquire_activity, but says false where that throws: for Asio's
-    // on_work_started and tracked executors, which must not throw.
-    bool try_acquire_activity() noexcept
-    {
-        if (forked_away())
-            return false;
-        std::size_t count = activity_count_.load(std::memory_order_relaxed);
-        do {
-            if (count == 0) // final: the workers are leaving
-                return false;
-        } while (!activity_count_.compare_exchange_weak(count, count + 1, std::memory_order_relaxed));
-        return true;
-    }
+    // As acquire_activity, but says false where that throws.
+    bool try_acquire_activity() noexcept { return !forked_away() && activity_.try_take_work(); }
 
-    void release_activity()
+    void release_activity() noexcept
     {
-        // Acq-rel: the last release must see everything the other holders
-        // did before their release, and the workers it lets go see it too
-        // (through the terminate latches' seq-cst set).
-        if (activity_count_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+        if (activity_.give_back_work())
             let_workers_leave();
     }
 
-    // Gives back a unit that try_acquire_activity may have failed to take,
-    // without knowing which: Asio's on_work_finished. A count of zero is
-    // final (nothing is taken once it is reached) and a taken unit keeps the
-    // count above zero until it is given back, so a zero here means the
-    // matching take failed, with nothing to give back. Likewise in a forked
-    // child, where nothing is taken.
-    void release_activity_if_taken() noexcept
+    // A tracked unit (activity_count.hpp): for Asio's tracked executors and
+    // on_work_started, which must not throw, so false where the workers are
+    // leaving already, or do not exist here.
+    bool try_acquire_tracked_work() noexcept { return !forked_away() && activity_.try_take_tracked(); }
+
+    void release_tracked_work() noexcept
     {
-        if (forked_away())
-            return;
-        std::size_t count = activity_count_.load(std::memory_order_relaxed);
-        do {
-            if (count == 0)
-                return;
-            // Acq-rel on success, as release_activity; relaxed on failure,
-            // which only rereads the count for the next try.
-        } while (!activity_count_.compare_exchange_weak(count, count - 1, std::memory_order_acq_rel,
-                                                        std::memory_order_relaxed));
-        if (count == 1)
+        if (activity_.give_back_tracked())
+            let_workers_leave();
+    }
+
+    // Gives back a tracked unit that try_acquire_tracked_work may have
+    // failed to take, without knowing which: Asio's on_work_finished. In a
+    // forked child nothing was taken.
+    void release_tracked_work_if_taken() noexcept
+    {
+        if (!forked_away() && activity_.give_back_tracked_if_taken())
             let_workers_leave();
     }
 
@@ -891,10 +882,10 @@ private:
 
     [[noreturn]] void throw_not_accepting() const
     {
-        // The count is 0 for good. Reading it again with acquire synchronizes
-        // with every release RMW before it (RMWs extend release sequences),
-        // the exit handler's among them, which it made after storing the flag.
-        (void)activity_count_.load(std::memory_order_acquire);
+        // The workers are free to leave for good. Reading the count again
+        // with acquire synchronizes with every give-back before it, the exit
+        // handler's among them, which it made after storing the flag.
+        activity_.acquire_final_state();
         if (shut_down_at_exit_.load(std::memory_order_relaxed))
             throw pool_terminated("boost::forkjoin: the global pool was shut down at exit (its atexit handler "
                                   "has run) and accepts no more work");
@@ -962,9 +953,10 @@ private:
 
     injector injector_;
     std::atomic<std::uint64_t> broadcast_jobs_{0};
-    // 1 for the pool handle plus 1 per spawned job, install and broadcast in
-    // flight. The workers terminate when it reaches 0.
-    alignas(cache_line_size) std::atomic<std::size_t> activity_count_{1};
+    // The pool handle's unit, plus one per job, install, scope from outside,
+    // broadcast and future in flight, and per tracked executor and counted
+    // Asio work. The workers terminate when it frees them.
+    alignas(cache_line_size) activity_count activity_;
     // Workers between jobs, and the CPUs they share (leaves_a_cpu_free).
     alignas(cache_line_size) std::atomic<std::size_t> idle_workers_{0};
     std::size_t const cpus_ = std::max(1u, std::thread::hardware_concurrency());
