@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Model-check the legacy and jec sleep protocols, the outside waiter's latch and
-# the adaptive fence handshake, a fiber's parked wait for a latch, and their
-# mutants, with SPIN.
+# the adaptive fence handshake, a fiber's parked wait for a latch, a pool's
+# activity count, and their mutants, with SPIN.
 #
 #   test/model/check.sh            # all checks (~25 s on 2 idle cores, two at a time)
 #   EXTENDED=1 test/model/check.sh # + liveness proofs and 3-worker runs
@@ -159,6 +159,14 @@ check mutant   fiber_latch/NO_RELINK            fiber_latch "-DMUTANT_NO_RELINK"
 check mutant   fiber_latch/CHECK_BEFORE_LINK    fiber_latch "-DMUTANT_CHECK_BEFORE_LINK"
 check mutant   fiber_latch/COUNT_BEFORE_SET     fiber_latch "-DMUTANT_COUNT_BEFORE_SET"
 check mutant   fiber_latch/PARK_NO_RERUN        fiber_latch "-DMUTANT_PARK_NO_RERUN"
+check model    activity_count                   activity_count ""
+check model    activity_count/KEPT              activity_count "-DKEPT"
+check model    activity_count/EXIT              activity_count "-DEXIT"
+check model    activity_count/EXIT_KEPT         activity_count "-DEXIT -DKEPT"
+check mutant   activity_count/TRACKED_FREES_ON_AFTER activity_count "-DEXIT -DKEPT -DMUTANT_TRACKED_FREES_ON_AFTER"
+check mutant   activity_count/TAKE_IGNORES_FORGIVEN  activity_count "-DEXIT -DKEPT -DMUTANT_TAKE_IGNORES_FORGIVEN"
+check mutant   activity_count/IF_TAKEN_UNCHECKED     activity_count "-DEXIT -DKEPT -DMUTANT_IF_TAKEN_UNCHECKED"
+check mutant   activity_count/IF_TAKEN_AFTER_LEAVE   activity_count "-DEXIT -DKEPT -DMUTANT_IF_TAKEN_AFTER_LEAVE"
 
 # livelocks the safety check cannot see (it passes: timeout never fires)
 check live-mutant legacy/WORK_FOUND_NO_TICKLE   legacy "-DMUTANT_WORK_FOUND_NO_TICKLE"

@@ -21,9 +21,11 @@
 // pool_terminated.
 //
 // Once reached, "may leave" is final: no unit is taken from then on (the
-// takers check it in the same CAS), a give-back only lowers a count, and
-// forgiving only widens the condition. So exactly one RMW moves the word
-// into it, and the thread that made it lets the workers go.
+// takers check it in the same CAS), a give-back only lowers a count,
+// forgiving only widens the condition, and on_work_finished gives nothing
+// back any more. So exactly one RMW moves the word into it, and the thread
+// that made it lets the workers go. test/model/activity_count.pml checks
+// this with SPIN, with a mutant for each of these rules.
 //
 // One 64-bit word, so that this is decided by one RMW: the work units in
 // the low 32 bits, the tracked units in the next 31, the forgiveness in the
@@ -60,16 +62,18 @@ public:
 
     // Gives back a tracked unit that try_take_tracked may have failed to
     // take, without knowing which (Asio's on_work_finished). A take fails
-    // only once the workers may leave, and "may leave" is final; before
-    // that, every tracked unit counted is a taken one. So no count lowers
-    // a number of units that is still wanted: a taken unit keeps the count
-    // above zero until given back, and a zero means nothing is there to
-    // give back. True as give_back_tracked.
+    // only once the workers may leave, and that is final. So before it,
+    // every tracked unit counted is a taken one, and this gives one back.
+    // From it on, nothing is given back: no count is waited for any more,
+    // and with tracked work forgiven the count still holds the units of
+    // tracked executors that will give theirs back later; giving one of
+    // them back here for a take that failed would make theirs go below
+    // zero, into the forgiven bit. True as give_back_tracked.
     bool give_back_tracked_if_taken() noexcept
     {
         std::uint64_t state = word_.load(std::memory_order_relaxed);
         do {
-            if ((state & tracked_mask) == 0)
+            if (workers_may_leave(state) || (state & tracked_mask) == 0)
                 return false;
             // Acq-rel on success, as give_back; relaxed on failure, which
             // only rereads the word for the next try.

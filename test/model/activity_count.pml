@@ -1,0 +1,210 @@
+/*
+ * A pool's activity count (include/boost/forkjoin/detail/activity_count.hpp,
+ * used by registry_base's acquire/release functions, the Asio executors in
+ * asio.hpp, and shut_down_at_exit), statement by statement.
+ *
+ *   one word: work units, tracked units, the forgiven bit; every operation
+ *   is one atomic RMW on it (a CAS loop is one RMW that happens, or does
+ *   not, at its successful CAS):
+ *     may_leave(w)     = work(w) == 0 && (tracked(w) == 0 || forgiven(w))
+ *     try_take(kind)   CAS: refuse if may_leave; else count + 1
+ *     give_back(kind)  fetch_sub; frees the workers if !may_leave(before)
+ *                      && may_leave(after) (work: may_leave(after) alone,
+ *                      since a work unit was held before)
+ *     give_back_tracked_if_taken  CAS: nothing if may_leave or tracked
+ *                      == 0; else - 1, frees as give_back
+ *     forgive_tracked  fetch_or; frees as give_back
+ *   whoever "frees" lets the workers leave (sets the terminate latches).
+ *
+ *   handle:  [EXIT: forgive_tracked]; give_back(work)     (stop(); with
+ *            EXIT, the global pool's exit handler)
+ *   a job:   try_take(work) -> give_back(work)              (spawn, install)
+ *   tracked: try_take(tracked) -> [give_back(tracked)]      (a tracked
+ *            executor; with KEPT it may never give back, as one on the
+ *            stack of a thread that calls std::exit)
+ *   guard:   try_take(tracked), whatever it returns ->
+ *            give_back_tracked_if_taken                      (on_work_started,
+ *            on_work_finished: the finish does not know if the start took)
+ *
+ * Properties (assertions and end-state checks):
+ *   - the workers are let go at most once;
+ *   - nothing is taken once they are let go (a unit taken then would keep
+ *     work for workers that are leaving);
+ *   - no count goes below zero (a finish of a failed start must not give
+ *     back another holder's unit);
+ *   - at the end: the workers were let go if and only if every work unit
+ *     was given back and every tracked unit was given back or forgiven
+ *     (without EXIT, a kept tracked unit keeps the workers, as it keeps a
+ *     user pool's destructor waiting).
+ *
+ * Mutants (each must be caught):
+ *   TRACKED_FREES_ON_AFTER  give_back(tracked) frees on may_leave(after)
+ *                           alone: after the exit handler forgave, the
+ *                           workers are let go twice.
+ *   TAKE_IGNORES_FORGIVEN   a take refuses only an all-zero word: it takes a
+ *                           unit after a forgiving exit let the workers go.
+ *   IF_TAKEN_UNCHECKED      on_work_finished gives back without looking at
+ *                           the count: a failed start's finish goes below
+ *                           zero.
+ *   IF_TAKEN_AFTER_LEAVE    on_work_finished gives back whenever the count
+ *                           is not zero, also once the workers may leave:
+ *                           after a forgiving exit, a failed start's finish
+ *                           takes a kept executor's unit, whose own
+ *                           give-back then goes below zero (into the
+ *                           forgiven bit, in the real word).
+ */
+
+byte work = 1;        /* the handle's unit */
+byte tracked = 0;
+bit  forgiven = 0;
+byte freed = 0;       /* how many times the workers were let go */
+
+#define may_leave(w, t, f)  ((w) == 0 && ((t) == 0 || (f)))
+
+#ifdef MUTANT_TAKE_IGNORES_FORGIVEN
+#define refuses(w, t, f)    ((w) == 0 && (t) == 0)
+#else
+#define refuses(w, t, f)    may_leave(w, t, f)
+#endif
+
+inline let_go() {
+    freed++;
+    assert(freed == 1)
+}
+
+/* try_take: ok := whether a unit was taken */
+inline take_work(ok) {
+    d_step {
+        if
+        :: refuses(work, tracked, forgiven) -> ok = 0
+        :: else -> work++; ok = 1; assert(freed == 0)
+        fi
+    }
+}
+
+inline take_tracked(ok) {
+    d_step {
+        if
+        :: refuses(work, tracked, forgiven) -> ok = 0
+        :: else -> tracked++; ok = 1; assert(freed == 0)
+        fi
+    }
+}
+
+inline give_back_work(frees) {
+    d_step {
+        assert(work > 0);
+        work--;
+        frees = may_leave(work, tracked, forgiven)
+    }
+    if :: frees -> let_go() :: else fi
+}
+
+inline give_back_tracked(frees) {
+    d_step {
+        assert(tracked > 0);
+#ifdef MUTANT_TRACKED_FREES_ON_AFTER
+        tracked--;
+        frees = may_leave(work, tracked, forgiven)
+#else
+        frees = !may_leave(work, tracked, forgiven);
+        tracked--;
+        frees = frees && may_leave(work, tracked, forgiven)
+#endif
+    }
+    if :: frees -> let_go() :: else fi
+}
+
+inline give_back_tracked_if_taken(frees) {
+    d_step {
+#ifdef MUTANT_IF_TAKEN_UNCHECKED
+        assert(tracked > 0);
+        frees = !may_leave(work, tracked, forgiven);
+        tracked--;
+        frees = frees && may_leave(work, tracked, forgiven)
+#else
+        if
+#ifdef MUTANT_IF_TAKEN_AFTER_LEAVE
+        :: tracked == 0 -> frees = 0
+#else
+        :: may_leave(work, tracked, forgiven) || tracked == 0 -> frees = 0
+#endif
+        :: else ->
+            frees = !may_leave(work, tracked, forgiven);
+            tracked--;
+            frees = frees && may_leave(work, tracked, forgiven)
+        fi
+#endif
+    }
+    if :: frees -> let_go() :: else fi
+}
+
+inline forgive_tracked(frees) {
+    d_step {
+        frees = !may_leave(work, tracked, forgiven);
+        forgiven = 1;
+        frees = frees && may_leave(work, tracked, forgiven)
+    }
+    if :: frees -> let_go() :: else fi
+}
+
+/* What each holder still owes at the end. */
+byte work_owed = 0;     /* taken and not given back (besides the handle's) */
+byte tracked_owed = 0;
+bit  handle_done = 0;
+
+proctype handle() {
+    bit frees;
+#ifdef EXIT
+    forgive_tracked(frees);
+#endif
+    give_back_work(frees);
+    handle_done = 1
+}
+
+proctype job() {
+    bit ok, frees;
+    take_work(ok);
+    if
+    :: ok -> give_back_work(frees)
+    :: else
+    fi
+}
+
+proctype tracked_executor() {
+    bit ok, frees;
+    take_tracked(ok);
+    if
+    :: ok ->
+        if
+        :: give_back_tracked(frees)
+#ifdef KEPT
+        :: tracked_owed++   /* kept: on the exiting stack, or just alive */
+#endif
+        fi
+    :: else
+    fi
+}
+
+proctype guard() {
+    bit ok, frees;
+    take_tracked(ok);
+    give_back_tracked_if_taken(frees)
+}
+
+init {
+    atomic {
+        run handle();
+        run job();
+        run tracked_executor();
+        run guard();
+        run guard()
+    }
+    (_nr_pr == 1);
+    assert(work == 0);
+    /* More than owed only once the workers were let go: a guard's finish
+       gives nothing back from then on. */
+    assert(tracked == tracked_owed || (freed == 1 && tracked > tracked_owed));
+    /* Let go iff nothing that is waited for is still held. */
+    assert(freed == ((tracked_owed == 0 || forgiven) -> 1 : 0))
+}
