@@ -653,7 +653,7 @@ BOOST_AUTO_TEST_CASE(exit_does_not_wait_for_work_guards_left_on_the_exiting_stac
             static std::atomic<int> ran{0};
             static std::optional<fj::thread_pool::executor_type> ex;
             static tracked_executor* kept = nullptr; // taken before exit, given back after
-            std::atexit([] {
+            test::end_at_exit_by([] {
                 for (int i = 0; i < 4; ++i) {
                     ex->on_work_started(); // counts nothing now...
                     ex->on_work_finished(); // ...and gives nothing back
@@ -666,8 +666,7 @@ BOOST_AUTO_TEST_CASE(exit_does_not_wait_for_work_guards_left_on_the_exiting_stac
                     refused = true;
                 }
                 std::printf("posted before exit and ran: %d of 8, refused after: %d\n", ran.load(), int(refused));
-                std::fflush(stdout);
-                std::_Exit(ran.load() == 8 && refused ? 0 : 1);
+                return ran.load() == 8 && refused;
             });
             ex.emplace(fj::global_pool().get_executor());
             kept = new tracked_executor(asio::require(*ex, execution::outstanding_work.tracked));

@@ -177,6 +177,25 @@ bool refused_after_fork(Use&& use)
     return false;
 }
 
+namespace detail {
+inline std::function<bool()> exit_check;
+} // namespace detail
+
+// In a child: registers an exit handler that ends the child, with status 0
+// if `check` (which may print what it found) says true, else 1. Exit
+// handlers run in reverse order of registration, so this one runs after
+// every one registered later: the global pool's, built after this call,
+// and the destructors of pools with static storage built after it.
+inline void end_at_exit_by(std::function<bool()> check)
+{
+    detail::exit_check = std::move(check);
+    std::atexit([] {
+        bool const passed = detail::exit_check();
+        std::fflush(stdout);
+        std::_Exit(passed ? 0 : 1);
+    });
+}
+
 // Runs `body`, which reports with child_require, where a hang fails the
 // calling test instead of stopping the run: in a child under `limit` (a
 // watchdog, not a timing check), or, under TSan, in this process (TSan ends

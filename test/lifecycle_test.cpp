@@ -580,10 +580,9 @@ BOOST_AUTO_TEST_CASE(exit_inside_an_in_place_scope_runs_its_jobs_and_exits)
     test::child_result const r = test::run_in_child(
         [] {
             static std::atomic<int> jobs_done{0};
-            std::atexit([] {
+            test::end_at_exit_by([] {
                 std::printf("in-place scope jobs done at exit: %d of 8\n", jobs_done.load());
-                std::fflush(stdout);
-                std::_Exit(jobs_done.load() == 8 ? 0 : 1);
+                return jobs_done.load() == 8;
             });
             fj::in_place_scope([](fj::lifo_scope& s) {
                 for (int i = 0; i < 8; ++i)
@@ -608,10 +607,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exit_inside_nested_in_place_scopes_of_static_pools
     test::child_result const r = test::run_in_child(
         [] {
             static std::atomic<int> jobs_done{0};
-            std::atexit([] {
+            test::end_at_exit_by([] {
                 std::printf("jobs done at exit: %d of 6\n", jobs_done.load());
-                std::fflush(stdout);
-                std::_Exit(jobs_done.load() == 6 ? 0 : 1);
+                return jobs_done.load() == 6;
             });
             static test::pool<Policy> outer(test::threads(2));
             static fj::thread_pool inner(test::threads(1));
@@ -643,11 +641,10 @@ BOOST_AUTO_TEST_CASE(exit_inside_an_in_place_scope_still_waits_for_other_threads
         [] {
             static std::atomic<bool> other_body_returned{false};
             static std::atomic<bool> other_in_scope{false};
-            std::atexit([] {
+            test::end_at_exit_by([] {
                 std::printf("the other thread's scope body returned before exit: %d\n",
                             int(other_body_returned.load()));
-                std::fflush(stdout);
-                std::_Exit(other_body_returned.load() ? 0 : 1);
+                return other_body_returned.load();
             });
             fj::global_pool();
             std::thread([] {
