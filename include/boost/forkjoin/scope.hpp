@@ -27,13 +27,16 @@
 #include <exception>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <type_traits>
 #include <utility>
 
 namespace boost::forkjoin {
 
 enum class scope_order { lifo, fifo };
+
+namespace detail {
+class scope_activity_hold;
+} // namespace detail
 
 template <scope_order Order>
 class basic_scope {
@@ -159,6 +162,9 @@ public:
             return result.take();
     }
 
+private:
+    friend class detail::scope_activity_hold;
+
     // Drops the body's count and waits for the jobs, once: when the body
     // returns, or earlier, when a pool is stopped under a body that will
     // never return (detail/held_scope.hpp). Says whether it did it now.
@@ -171,7 +177,6 @@ public:
         return true;
     }
 
-private:
     void submit(detail::job_ref job)
     {
         detail::worker_thread* const worker = detail::current_worker;
