@@ -538,13 +538,11 @@ BOOST_AUTO_TEST_CASE(global_pool_exit_waits_for_outside_threads_then_refuses_the
         static std::atomic<int> scope_jobs_done{0};
         static std::atomic<bool> refused{false};
         static std::atomic<bool> in_scope{false};
-        std::atexit([] {
-            // Runs after the global pool's handler.
+        test::end_at_exit_by([] {
             int const done = scope_jobs_done.load();
             bool const saw_refusal = eventually([] { return refused.load(); });
             std::printf("scope jobs done at exit: %d, refused afterwards: %d\n", done, int(saw_refusal));
-            std::fflush(stdout);
-            std::_Exit(done == 8 && saw_refusal ? 0 : 1);
+            return done == 8 && saw_refusal;
         });
         fj::global_pool();
         std::thread([] {

@@ -128,11 +128,7 @@ public:
     stack_cache(stack_cache const&) = delete;
     stack_cache& operator=(stack_cache const&) = delete;
 
-    ~stack_cache()
-    {
-        for (auto const& sctx : free_)
-            fiber_stack_allocation::deallocate(sctx, guard_);
-    }
+    ~stack_cache() { clear(); }
 
     // The first call on a thread fixes its settings: every worker of one
     // registry passes the same ones. The reserve comes first: if it throws,
@@ -173,8 +169,9 @@ public:
     std::size_t cached() const noexcept { return free_.size(); }
 
     // Frees every cached stack and forgets the settings, as if the thread
-    // were new: for a thread that goes on after its pool (use_current_thread),
-    // which a later pool, perhaps with other settings, may adopt again.
+    // were new: at the thread's exit, and for a thread that goes on after
+    // its pool (use_current_thread), which a later pool, perhaps with other
+    // settings, may adopt again.
     void clear() noexcept
     {
         for (auto const& sctx : free_)
