@@ -7,12 +7,15 @@
 
 #include "policies.hpp"
 #include "quick_sort.hpp"
+#include "wait_until.hpp"
 #include "watchdog.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <barrier>
+#include <chrono>
 #include <cstdint>
+#include <mutex>
 #include <random>
 #include <span>
 #include <stdexcept>
@@ -185,6 +188,44 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(breadth_first_join_keeps_the_stack_bounded, Policy
         test::pool<Policy> pool(options);
         BOOST_TEST(pool.install([] { return fib(24); }) == fib_serial(24));
     }
+}
+
+// rayon-core's join returns as soon as b is done. A waiting a lets its
+// worker run jobs, b among them; the top of the deque is then a job older
+// than the join, which the join must leave: run there, it would make the
+// join wait for it, and it may be waiting for the join's return.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_join_whose_b_ran_while_a_waited_returns_at_once, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(1));
+    std::mutex mutex;
+    std::vector<std::string> order;
+    auto const log = [&](char const* what) {
+        std::lock_guard const lock(mutex);
+        order.emplace_back(what);
+    };
+    std::atomic<bool> joined{false};
+    std::atomic<bool> saw_the_join_return{false};
+    pool.install([&] {
+        fj::spawn([&] {
+            saw_the_join_return = test::wait_until([&] { return joined.load(); }, std::chrono::seconds(2));
+            log("spawned");
+        });
+        fj::join(
+            [&] {
+                fj::yield_local(); // the only job on top of the spawned one is b
+                log("a");
+            },
+            [&] { log("b"); });
+        log("join returned");
+        joined = true;
+    });
+    BOOST_TEST_REQUIRE(test::wait_until([&] {
+        std::lock_guard const lock(mutex);
+        return order.size() == 4;
+    }));
+    BOOST_TEST(saw_the_join_return.load());
+    std::vector<std::string> const expected{"b", "a", "join returned", "spawned"};
+    BOOST_TEST(order == expected, boost::test_tools::per_element());
 }
 
 // --- Ported from rayon-core 1.10.1, src/join/test.rs --------------------------

@@ -48,8 +48,13 @@ std::pair<invoke_value_t<A>, invoke_value_t<B>> join_on_worker(worker_thread& wo
         std::rethrow_exception(std::move(error));
     }();
 
-    // Usually b is still on top of our deque: pop it and run it here.
-    do {
+    // Usually b is still on top of our deque: pop it and run it here. The
+    // latch first: if a waited inside the pool (a yield, an install into
+    // another pool, a future's get), this worker may have run b meanwhile,
+    // and then the deque's top is a job older than this join; running it
+    // here would make the join wait for it, and for whatever it waits for,
+    // which may be this join's return.
+    while (!job_b.latch().probe()) {
         std::optional<job_ref> const job = worker.take_local_job();
         if (!job) {
             // b was stolen: keep busy until its thief sets the latch.
@@ -61,7 +66,7 @@ std::pair<invoke_value_t<A>, invoke_value_t<B>> join_on_worker(worker_thread& wo
         // Something a pushed and left behind (a spawn), or with breadth_first
         // an older job: run it, b is still queued.
         worker.execute(*job);
-    } while (!job_b.latch().probe());
+    }
     return {std::forward<value_a>(result_a), job_b.take_result()};
 }
 
