@@ -664,6 +664,54 @@ BOOST_AUTO_TEST_CASE(in_place_scopes_from_outside_see_every_job)
     }
 }
 
+// Every wait from outside for a pool's work (install, the end of a scope or
+// a broadcast entered from outside) spins within that pool's spin_limit,
+// and stops spinning as soon as no worker leaves a CPU free.
+BOOST_AUTO_TEST_CASE_TEMPLATE(every_wait_from_outside_follows_the_pools_spin_limit, Policy, test::all_policies)
+{
+    spin_budget& budget = fj::detail::outside_spin_budget;
+    for (auto const limit : {0us, 7us}) {
+        fj::pool_options options = test::threads(1);
+        options.spin_limit = limit;
+        test::pool<Policy> pool(options);
+        auto const job = [] { busy_for(20us); };
+        budget.set_limit(spin_budget::default_limit);
+        pool.install(job);
+        BOOST_TEST(budget.limit() == limit);
+        budget.set_limit(spin_budget::default_limit);
+        pool.in_place_scope([&](fj::lifo_scope& s) { s.spawn(job); });
+        BOOST_TEST(budget.limit() == limit);
+        budget.set_limit(spin_budget::default_limit);
+        pool.in_place_scope_fifo([&](fj::fifo_scope& s) { s.spawn(job); });
+        BOOST_TEST(budget.limit() == limit);
+        budget.set_limit(spin_budget::default_limit);
+        pool.broadcast([&](fj::broadcast_context const&) { job(); });
+        BOOST_TEST(budget.limit() == limit);
+    }
+}
+
+// duration::max() asks to spin for ever: it is taken as spin_budget's
+// max_limit (an hour), and no deadline overflows (UBSan checks that in the
+// sanitized build of this test).
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_spin_limit_of_max_spins_within_an_hour, Policy, test::all_policies)
+{
+    BOOST_TEST(spin_budget(std::chrono::nanoseconds::max()).limit() == spin_budget::max_limit);
+    spin_budget budget;
+    budget.set_limit(std::chrono::nanoseconds::max());
+    BOOST_TEST(budget.limit() == spin_budget::max_limit);
+
+    fj::pool_options options = test::threads(2);
+    options.spin_limit = std::chrono::nanoseconds::max();
+    test::pool<Policy> pool(options);
+    BOOST_TEST(pool.registry().options().spin_limit == spin_budget::max_limit);
+    for (int i = 0; i < 20; ++i) {
+        auto const [a, b] = pool.install([] { return fj::join([] { busy_for(200us); return 1; }, [] { return 2; }); });
+        BOOST_TEST_REQUIRE(a + b == 3);
+    }
+    BOOST_TEST(pool.install([] { return 4; }) == 4);
+    BOOST_TEST(fj::detail::outside_spin_budget.limit() == spin_budget::max_limit);
+}
+
 BOOST_AUTO_TEST_CASE(a_negative_spin_limit_is_rejected)
 {
     fj::pool_options options = test::threads(1);

@@ -63,9 +63,18 @@ public:
     // awaited event cost less than a futex round trip anywhere.
     static constexpr duration floor = std::chrono::microseconds(1);
 
+    // The longest limit; a longer one is taken as this. Spinning for an hour
+    // is spinning for ever in practice (what a limit of duration::max()
+    // asks for), and a deadline of the clock's now plus the limit must not
+    // overflow its 64-bit count of nanoseconds.
+    static constexpr duration max_limit = std::chrono::hours(1);
+
     constexpr spin_budget() noexcept = default;
     // Precondition: limit >= 0.
-    constexpr explicit spin_budget(duration limit) noexcept : limit_(limit), budget_(limit) {}
+    constexpr explicit spin_budget(duration limit) noexcept
+        : limit_(std::min(limit, max_limit)), budget_(limit_)
+    {
+    }
 
     duration limit() const noexcept { return limit_; }
 
@@ -73,7 +82,7 @@ public:
     // waits for now. Precondition: limit >= 0.
     void set_limit(duration limit) noexcept
     {
-        limit_ = limit;
+        limit_ = std::min(limit, max_limit);
         budget_ = std::clamp(budget_, least(), limit_);
     }
     // How long to spin in the next wait.

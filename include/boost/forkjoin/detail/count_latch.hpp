@@ -28,7 +28,7 @@ public:
     // `owner`: the waiting worker (of any pool), or nullptr for a thread
     // outside every pool. `setters`: the registry whose workers run the jobs.
     count_latch(worker_thread* owner, registry_base const& setters) noexcept
-        : owner_(owner), cross_registry_(owner != nullptr && &owner->registry() != &setters)
+        : owner_(owner), setters_(setters), cross_registry_(owner != nullptr && &owner->registry() != &setters)
     {
     }
 
@@ -71,13 +71,14 @@ public:
         set();
         if (owner_ != nullptr)
             owner_->wait_until(core_);
-        else
-            lock_.wait();
+        else // as install waits from outside: the setters' pool bounds the spin
+            lock_.wait(setters_.options().spin_limit, [this] { return setters_.leaves_a_cpu_free(); });
     }
 
 private:
     std::atomic<std::size_t> counter_{1};
     worker_thread* const owner_;
+    registry_base const& setters_;
     bool const cross_registry_;
     core_latch core_;
     lock_latch lock_;

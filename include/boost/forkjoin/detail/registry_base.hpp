@@ -289,7 +289,7 @@ class registry_base : public std::enable_shared_from_this<registry_base>, public
 public:
     registry_base(pool_options options, std::size_t policy_max_threads, std::size_t deque_capacity,
                   std::size_t injector_capacity, std::string const& policy_name)
-        : options_(std::move(options)),
+        : options_(with_spin_limit_in_range(std::move(options))),
           num_threads_(resolve_num_threads(options_.num_threads, policy_max_threads, policy_name)),
           max_threads_(std::min(policy_max_threads, registry_thread_limit)),
           // Decided here, before any worker exists: no owner ever pops with
@@ -301,13 +301,12 @@ public:
           fork_generation_((watch_for_fork(), fork_generation.load(std::memory_order_relaxed))),
           injector_(injector_capacity)
     {
-        if (options_.spin_limit < std::chrono::nanoseconds::zero())
-            throw std::invalid_argument("boost::forkjoin: pool_options::spin_limit must not be negative");
         check_fiber_stack_size(options_.fiber_stack_size);
     }
 
     registry_base(registry_base const&) = delete;
     registry_base& operator=(registry_base const&) = delete;
+
     virtual ~registry_base() = default;
 
     std::size_t num_threads() const noexcept { return num_threads_; }
@@ -717,6 +716,17 @@ private:
                                    + ", but a pool with " + policy_name + " supports at most "
                                    + std::to_string(limit));
         return n;
+    }
+
+    // Throws for a negative spin_limit; takes one above spin_budget's
+    // max_limit as that, here, so that the policies and the threads that
+    // wait from outside all spin within the same limit.
+    static pool_options with_spin_limit_in_range(pool_options options)
+    {
+        if (options.spin_limit < std::chrono::nanoseconds::zero())
+            throw std::invalid_argument("boost::forkjoin: pool_options::spin_limit must not be negative");
+        options.spin_limit = std::min(options.spin_limit, spin_budget::max_limit);
+        return options;
     }
 
     // Below the minimum, the fiber's own frames (Boost.Context's record at
