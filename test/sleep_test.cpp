@@ -387,6 +387,49 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(blocked_worker_hands_its_jobs_over, Policy, test::
     BOOST_TEST(handler_calls.load() == 0); // the sleeper was counted awake before we counted blocked
 }
 
+// A user policy may take the has-injected-jobs predicate by `F&`, by
+// `F const&` or by value: each models the concept, so each must build a
+// pool (the registry once passed a temporary, which `F&` cannot bind).
+template <class Policy>
+struct predicate_by_reference : Policy {
+    using Policy::Policy;
+    template <class HasInjectedJobs>
+    fj::sleep_result no_work_found(typename Policy::idle_state& idle, fj::core_latch& latch,
+                                   HasInjectedJobs& has_injected_jobs)
+    {
+        return Policy::no_work_found(idle, latch, has_injected_jobs);
+    }
+};
+
+template <class Policy>
+struct predicate_by_value : Policy {
+    using Policy::Policy;
+    template <class HasInjectedJobs>
+    fj::sleep_result no_work_found(typename Policy::idle_state& idle, fj::core_latch& latch,
+                                   HasInjectedJobs has_injected_jobs)
+    {
+        return Policy::no_work_found(idle, latch, has_injected_jobs);
+    }
+};
+
+template <class Policy>
+void sums_on_a_pool_of()
+{
+    static_assert(fj::sleep_policy<Policy>);
+    test::pool<Policy> pool(test::threads(2));
+    for (int i = 0; i < 50; ++i) {
+        auto const [a, b] = pool.install([] { return fj::join([] { return 1; }, [] { return 2; }); });
+        BOOST_TEST_REQUIRE(a + b == 3);
+        std::this_thread::sleep_for(std::chrono::microseconds(i * 20)); // workers idle, some fall asleep
+    }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_policy_may_take_the_predicate_by_reference_or_value, Policy, test::all_policies)
+{
+    sums_on_a_pool_of<predicate_by_reference<Policy>>();
+    sums_on_a_pool_of<predicate_by_value<Policy>>();
+}
+
 BOOST_AUTO_TEST_CASE(mark_blocked_outside_a_pool_is_an_error)
 {
     BOOST_CHECK_THROW(fj::mark_blocked(), std::logic_error);

@@ -115,7 +115,7 @@ template <class P>
 concept sleep_policy =
     std::constructible_from<P, sleep_context const&> &&
     requires(P& policy, P const& const_policy, typename P::idle_state& idle,
-             core_latch& latch, detail::injected_jobs_probe probe,
+             core_latch& latch, detail::injected_jobs_probe const& probe,
              std::size_t index, std::size_t count, bool flag) {
         typename P::idle_state;
         // Most threads a pool of this policy may have (its packing limits).

@@ -111,6 +111,9 @@ private:
         // no work has been found since.
         bool woke_without_work = false;
         idle_period const counted(*this);
+        // An lvalue, as the sleep_policy concept checks it: a policy may take
+        // it by `F&`, by `F const&`, by `F&&` (forwarding) or by value.
+        auto const has_injected_jobs = [&worker] { return worker.has_injected_jobs(); };
         auto idle = sleep_.start_looking(worker.index());
         while (!latch.probe()) {
             if (auto job = worker.find_work()) {
@@ -119,8 +122,7 @@ private:
                 worker.execute(*job);
                 return true;
             }
-            sleep_result const slept =
-                sleep_.no_work_found(idle, latch, [&worker] { return worker.has_injected_jobs(); });
+            sleep_result const slept = sleep_.no_work_found(idle, latch, has_injected_jobs);
             if (slept != sleep_result::none) {
                 worker_counters::bump(counters.sleeps);
                 if (woke_without_work)
