@@ -495,6 +495,90 @@ BOOST_AUTO_TEST_CASE(a_forked_child_that_ignores_the_pool_exits_cleanly)
     BOOST_TEST(r.succeeded(), r);
 }
 
+#if !BOOST_FORKJOIN_TEST_SANITIZED
+// The C library's atexit, with a delay that a test arms: it makes a fork()
+// land, deterministically, while the global pool registers its exit
+// handler. Unarmed, it does what glibc's does (a handler of the main
+// program, which is never unloaded, needs no DSO handle). Left out of the sanitized
+// builds, whose runtimes intercept atexit themselves.
+extern "C" int __cxa_atexit(void (*)(void*), void*, void*);
+namespace {
+std::atomic<bool> atexit_delay_armed{false};
+std::atomic<bool> in_delayed_atexit{false};
+} // namespace
+extern "C" int atexit(void (*handler)()) noexcept
+{
+    if (atexit_delay_armed.exchange(false)) {
+        in_delayed_atexit = true;
+        std::this_thread::sleep_for(300ms);
+    }
+    return __cxa_atexit(reinterpret_cast<void (*)(void*)>(handler), nullptr, nullptr);
+}
+
+// A child forked while another thread registered the global pool's exit
+// handler builds a global pool of its own: the registration is not a static
+// local, whose guard would stay taken in the child for ever.
+BOOST_AUTO_TEST_CASE(a_child_forked_while_the_global_pool_registers_its_exit_handler_builds_its_own)
+{
+    test::child_result const r = test::run_in_child([] {
+        atexit_delay_armed = true;
+        std::thread forker([] {
+            while (!in_delayed_atexit.load())
+                std::this_thread::yield();
+            test::child_result const child = test::run_in_child(
+                [] {
+                    test::child_require(fj::global_pool().install([] { return 7; }) == 7, "install in the child");
+                    std::exit(0); // through the child's own exit handler
+                },
+                20s);
+            if (!child.succeeded())
+                std::fprintf(stderr, "%s\n", child.output.c_str());
+            test::child_require(!child.timed_out, "the child hung building its global pool");
+            test::child_require(child.succeeded(), "the child failed");
+        });
+        fj::build_global(test::threads(2));
+        forker.join();
+        std::exit(0);
+    });
+    BOOST_TEST(r.succeeded(), r);
+}
+#endif
+
+// The global pool's thread_name and spawn_handler run while the pool is
+// built, under its lock: using the global pool there is a clear error, not
+// a wait for ever, and the pool can still be built afterwards.
+BOOST_AUTO_TEST_CASE(the_global_pool_used_while_it_is_built_is_a_clear_error)
+{
+    test::child_result const r = test::run_in_child(
+        [] {
+            fj::pool_options naming = test::threads(2);
+            naming.thread_name = [](std::size_t) { return "w" + std::to_string(fj::global_pool().num_threads()); };
+            bool refused = false;
+            try {
+                fj::build_global(naming);
+            } catch (std::logic_error const& e) {
+                refused = std::string(e.what()).find("while it was being built") != std::string::npos;
+            }
+            test::child_require(refused, "thread_name");
+            fj::pool_options spawning = test::threads(2);
+            spawning.spawn_handler = [](fj::thread_builder builder) {
+                fj::join([] {}, [] {});
+                std::thread([b = std::move(builder)]() mutable { b.run(); }).detach();
+            };
+            refused = false;
+            try {
+                fj::build_global(std::move(spawning));
+            } catch (std::logic_error const&) {
+                refused = true;
+            }
+            test::child_require(refused, "spawn_handler");
+            test::child_require(fj::global_pool().install([] { return 7; }) == 7, "the global pool afterwards");
+            std::exit(0);
+        },
+        20s);
+    BOOST_TEST(r.succeeded(), r);
+}
+
 // --- The global pool at exit ----------------------------------------------------
 
 // Work submitted to the global pool after its exit handler ran is a clear

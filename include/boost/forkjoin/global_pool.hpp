@@ -76,6 +76,26 @@ inline void watch_global_pool_mutex_for_fork() noexcept
         pthread_atfork(nullptr, nullptr, &reset_global_pool_mutex_in_child);
 }
 
+// Whether shut_down_global_pool is registered with atexit. Guarded by
+// global_pool_mutex, and not a static local: a fork() while another thread
+// ran a static local's initializer would leave the child waiting on its
+// guard for ever (watch_for_fork, registry_base.hpp, says the same). A child
+// forked in between a registration and this flag registers the handler a
+// second time, which shut_down_global_pool's own flag makes harmless.
+inline constinit bool global_pool_exit_handler_registered = false;
+
+// True while this thread builds the global pool. Its thread_name or
+// spawn_handler, which run then, would otherwise wait for ever for the
+// mutex this thread holds if they used the global pool.
+inline constinit thread_local bool building_global_pool_here = false;
+
+inline void check_not_building_global_pool_here()
+{
+    if (building_global_pool_here)
+        throw std::logic_error("boost::forkjoin: the global pool was used while it was being built, by its own "
+                               "pool_options::thread_name or spawn_handler");
+}
+
 // Precondition: global_pool_mutex is held and there is no global pool.
 inline thread_pool& create_global_pool(pool_options options)
 {
@@ -83,9 +103,18 @@ inline thread_pool& create_global_pool(pool_options options)
         throw std::invalid_argument("boost::forkjoin::build_global: use_current_thread is not supported for the "
                                     "global pool: its exit handler could not wait for a worker that is the "
                                     "thread running exit");
-    auto* pool = new thread_pool(std::move(options));
-    static bool const registered = std::atexit(&shut_down_global_pool) == 0;
-    (void)registered; // if registration fails the pool simply lives to the end
+    building_global_pool_here = true;
+    thread_pool* pool = nullptr;
+    try {
+        pool = new thread_pool(std::move(options));
+    } catch (...) {
+        building_global_pool_here = false;
+        throw;
+    }
+    building_global_pool_here = false;
+    // If registration fails the pool simply lives to the end.
+    if (!global_pool_exit_handler_registered)
+        global_pool_exit_handler_registered = std::atexit(&shut_down_global_pool) == 0;
     // Release: a thread that loads the pointer sees a fully built pool.
     global_pool_instance.store(pool, std::memory_order_release);
     return *pool;
@@ -105,6 +134,7 @@ BOOST_FORKJOIN_NOINLINE inline thread_pool& global_pool()
     // Acquire: pairs with the release store in create_global_pool.
     if (thread_pool* pool = detail::global_pool_instance.load(std::memory_order_acquire))
         return *pool;
+    detail::check_not_building_global_pool_here();
     detail::watch_global_pool_mutex_for_fork();
     std::lock_guard lock(detail::global_pool_mutex);
     if (thread_pool* pool = detail::global_pool_instance.load(std::memory_order_relaxed))
@@ -115,9 +145,12 @@ BOOST_FORKJOIN_NOINLINE inline thread_pool& global_pool()
 // Builds the global pool with `options`. Throws
 // global_pool_already_initialized if it exists already, whether built by an
 // earlier call or on first use; std::invalid_argument for
-// options.use_current_thread.
+// options.use_current_thread; std::logic_error if called by the global
+// pool's own thread_name or spawn_handler while it is being built (as does
+// global_pool(), and so every free function called outside every pool).
 inline void build_global(pool_options options)
 {
+    detail::check_not_building_global_pool_here();
     detail::watch_global_pool_mutex_for_fork();
     std::lock_guard lock(detail::global_pool_mutex);
     if (detail::global_pool_instance.load(std::memory_order_relaxed) != nullptr)
