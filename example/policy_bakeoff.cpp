@@ -16,9 +16,9 @@
 #include <boost/forkjoin/policy_benchmark.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdint>
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <random>
@@ -45,6 +45,17 @@ static void merge_sort(std::span<std::uint32_t> v, std::span<std::uint32_t> scra
     std::copy(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(v.size()), v.begin());
 }
 
+// A positive decimal count, all of `text`.
+static bool parse_count(std::string_view text, std::size_t& count)
+{
+    std::size_t value = 0;
+    auto const [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc{} || end != text.data() + text.size() || value == 0)
+        return false;
+    count = value;
+    return true;
+}
+
 int main(int argc, char** argv)
 {
     std::string json_path;
@@ -53,8 +64,8 @@ int main(int argc, char** argv)
         std::string_view const arg = argv[i];
         if (arg == "--json" && i + 1 < argc)
             json_path = argv[++i];
-        else if (arg == "--repetitions" && i + 1 < argc)
-            repetitions = std::strtoul(argv[++i], nullptr, 10);
+        else if (arg == "--repetitions" && i + 1 < argc && parse_count(argv[i + 1], repetitions))
+            ++i;
         else {
             std::cerr << "usage: policy_bakeoff [--json FILE] [--repetitions N]\n";
             return 2;

@@ -46,6 +46,12 @@ struct named_policy : example::spin_then_backoff {
     using example::spin_then_backoff::spin_then_backoff;
 };
 
+// A policy with a data member called name: not the policy's name.
+struct logging_policy : fj::sleep::jec {
+    using fj::sleep::jec::jec;
+    std::string name = "log";
+};
+
 fj::benchmark_options tiny(std::vector<std::size_t> threads, std::size_t repetitions)
 {
     fj::benchmark_options options;
@@ -190,6 +196,7 @@ BOOST_AUTO_TEST_CASE(a_user_policy_is_named_like_the_built_in_ones)
     BOOST_TEST(fj::policy_name<fj::sleep::jec>() == "sleep::jec");
     BOOST_TEST(fj::policy_name<example::spin_then_backoff>() == "example::spin_then_backoff");
     BOOST_TEST(fj::policy_name<named_policy>() == "my-backoff");
+    BOOST_TEST(fj::policy_name<logging_policy>() == "(anonymous namespace)::logging_policy"); // a data member is no name
     auto const result = fj::compare_policies<named_policy, fj::sleep::jec>(
         tiny({1}, 1), [](auto& pool) { pool.install([] { return fib(10); }); });
     BOOST_TEST(result.cell("my-backoff", 1).wall_seconds.size() == 1u);
@@ -216,6 +223,9 @@ BOOST_AUTO_TEST_CASE(bad_options_and_failing_workloads_are_errors)
     BOOST_CHECK_THROW(fj::compare_policies<fj::sleep::jec>(tiny({1}, 1),
                                                            [](auto&) { throw std::runtime_error("workload"); }),
                       std::runtime_error);
+    // Two policies of one name: cell() could not find both.
+    BOOST_CHECK_THROW((fj::compare_policies<fj::sleep::jec, fj::sleep::jec>(tiny({1}, 1), nothing)),
+                      std::invalid_argument);
     // More threads than a policy supports: the pool's own error.
     BOOST_CHECK_THROW(fj::compare_policies<fj::sleep::jec>(tiny({1'000'000}, 1), nothing), fj::too_many_threads);
 }
@@ -236,4 +246,28 @@ BOOST_AUTO_TEST_CASE(progress_only_for_runs_over_a_second)
     std::string const text = slow_progress.str();
     BOOST_TEST(text.find("compare_policies: 1 thread, round") != std::string::npos);
     BOOST_TEST(text.find("compare_policies: done, 4 runs") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_repetition_lasts_until_the_work_it_spawned_has_run)
+{
+    // Two spawned jobs of 20 ms each, not waited for by the workload: the
+    // repetition is their work, not their submission, and the warm-up's
+    // jobs are done before the measured call starts.
+    std::atomic<int> running{0};
+    std::atomic<int> overlapped{0};
+    auto const result = fj::compare_policies<fj::sleep::jec, fj::sleep::legacy>(tiny({2}, 2), [&](auto& pool) {
+        if (running.load() != 0)
+            ++overlapped;
+        for (int i = 0; i < 2; ++i) {
+            ++running;
+            pool.spawn([&] {
+                std::this_thread::sleep_for(20ms);
+                --running;
+            });
+        }
+    });
+    BOOST_TEST(overlapped.load() == 0);
+    for (fj::benchmark_cell const& cell : result.cells)
+        for (double const seconds : cell.wall_seconds)
+            BOOST_TEST(seconds >= 0.020);
 }

@@ -48,6 +48,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 #include <typeinfo>
 #include <utility>
 #include <vector>
@@ -150,13 +151,19 @@ private:
     }
 };
 
-// The name a policy has in the results: its `name` member if it has one
+// The name a policy has in the results: its static `name` member if it has one
 // (convertible to std::string_view), else its type's name without the
 // library's namespace ("sleep::jec", "example::spin_then_backoff").
 template <sleep_policy Policy>
 std::string policy_name()
 {
-    if constexpr (requires { std::string_view(Policy::name); }) {
+    // A static member only: a data member called `name` (a policy that logs
+    // under a name of its own, say) would also satisfy the unevaluated
+    // `Policy::name`, and is not the policy's name.
+    if constexpr (requires {
+                      requires !std::is_member_object_pointer_v<decltype(&Policy::name)>;
+                      std::string_view(Policy::name);
+                  }) {
         return std::string(std::string_view(Policy::name));
     } else {
         std::string name = boost::core::demangle(typeid(Policy).name());
@@ -231,6 +238,29 @@ private:
     clock::time_point last_ = start_;
 };
 
+// Returns once every job, install, scope, broadcast and future task
+// submitted to `pool` so far has finished. A repetition is the work, not its
+// submission: `spawn` returns before its job runs, and a repetition that
+// ended there would time nothing, and leave its work to overlap the next.
+// Nothing wakes a thread for this, so it polls: it yields first (a job that
+// is nearly done ends within microseconds, and a yield lets a worker queued
+// behind this thread run), then sleeps 50 us at a time, which is what a
+// long job's repetition may be timed too long by, and keeps the polling's
+// own CPU time negligible. Free after `install` alone: the caller has
+// given its unit back by then, so the first look finds nothing in flight.
+template <class Pool>
+void wait_for_work_in_flight(Pool& pool)
+{
+    using namespace std::chrono_literals;
+    auto const start = std::chrono::steady_clock::now();
+    while (pool.registry().has_work_in_flight()) {
+        if (std::chrono::steady_clock::now() - start < 100us)
+            std::this_thread::yield();
+        else
+            std::this_thread::sleep_for(50us);
+    }
+}
+
 // One measured repetition of `workload` under Policy with `threads` workers,
 // on a pool of its own, into `cell`.
 template <sleep_policy Policy, class Workload>
@@ -241,10 +271,12 @@ void measure_once(benchmark_options const& options, std::size_t threads, Workloa
     basic_thread_pool<Policy> pool(std::move(pool_opts));
     for (std::size_t i = 0; i < options.warmup; ++i)
         workload(pool);
+    wait_for_work_in_flight(pool);
     pool_stats const stats_before = pool.stats();
     auto const cpu_before = process_cpu_time();
     auto const wall_before = std::chrono::steady_clock::now();
     workload(pool);
+    wait_for_work_in_flight(pool);
     auto const wall_after = std::chrono::steady_clock::now();
     auto const cpu_after = process_cpu_time();
     pool_stats const stats_after = pool.stats();
@@ -430,9 +462,11 @@ inline std::ostream& operator<<(std::ostream& out, benchmark_result const& resul
 // top of this header), and returns the measurements. `workload` must accept
 // a pool of every policy: a generic lambda ([&](auto& pool) { ... }). It runs
 // on the calling thread, outside the pool; it submits work with
-// pool.install, spawn, spawn_future, ... Throws std::invalid_argument for 0
-// repetitions or a thread count of 0, and what the pools' constructors or
-// the workload throw (after destroying the pool).
+// pool.install, spawn, spawn_future, ..., and a repetition lasts until all
+// that it submitted has finished, whether it waited for it or not. Throws
+// std::invalid_argument for 0 repetitions, a thread count of 0 or two
+// policies of one name, and what the pools' constructors or the workload
+// throw (after destroying the pool).
 template <sleep_policy... Policies, class Workload>
 benchmark_result compare_policies(benchmark_options const& options, Workload&& workload)
 {
@@ -445,6 +479,14 @@ benchmark_result compare_policies(benchmark_options const& options, Workload&& w
     result.repetitions = options.repetitions;
     result.warmup = options.warmup;
     result.policies = {policy_name<Policies>()...};
+    // cell(policy, threads) finds a cell by name: two policies of one name
+    // (a policy listed twice, or two that name themselves alike) could not
+    // both be found.
+    for (std::size_t i = 0; i < result.policies.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (result.policies[i] == result.policies[j])
+                throw std::invalid_argument("boost::forkjoin::compare_policies: two policies are named \""
+                                            + result.policies[i] + "\"");
     result.threads = detail::benchmark_threads(options.threads);
 
     // measure_once for the policy at a run-time index.

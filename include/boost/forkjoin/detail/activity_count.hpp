@@ -91,6 +91,12 @@ public:
         return frees_the_workers(before, before | tracked_forgiven);
     }
 
+    // The work units held now, the handle's included: a snapshot, for a
+    // thread that waits for the work submitted so far to finish (the
+    // bake-off, between repetitions). Acquire: one that reads a holder's
+    // give-back also sees what the holder's work wrote.
+    std::uint64_t work_units() const noexcept { return word_.load(std::memory_order_acquire) & work_mask; }
+
     // Synchronizes with every give-back before it (each RMW extends the
     // release sequence): for a thread that found the workers free to leave
     // and reads what their last holder wrote.

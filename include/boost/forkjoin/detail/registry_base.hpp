@@ -462,6 +462,11 @@ public:
             let_workers_leave();
     }
 
+    // Whether a job, install, scope, broadcast or future task is still in
+    // flight: any work unit held beside the handle's. A snapshot, read while
+    // the handle is alive.
+    bool has_work_in_flight() const noexcept { return activity_.work_units() > 1; }
+
     // A tracked unit (activity_count.hpp): for Asio's tracked executors and
     // on_work_started, which must not throw, so false where the workers are
     // leaving already, or do not exist here.
