@@ -428,6 +428,60 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(bind_executor_and_strands, Policy, test::all_polic
     BOOST_TEST(overlaps.load() == 0);
 }
 
+// A function run in place from a fiber (dispatch, blocking.possibly or
+// always) runs on the worker's own stack, as any job does, not on the
+// fiber's: Asio's per-thread record of the strands running on a thread has
+// its entries in the frames that run them. Two strand handlers that wait,
+// entered from two fibers of one worker, and released in the order they
+// began to wait: on the fibers' stacks, the record was left pointing into
+// a finished fiber's stack, and the next strand check crashed.
+BOOST_AUTO_TEST_CASE_TEMPLATE(functions_run_in_place_from_fibers_leave_no_strand_behind, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(1));
+    auto const s1 = asio::make_strand(pool.get_executor());
+    auto const s2 = asio::make_strand(pool.get_executor());
+    std::atomic<int> waiting{0};
+    auto const dispatch_and_wait = [&](auto const& strand, fj::future<void> released) {
+        return pool.spawn_future([&waiting, strand, released = std::move(released)]() mutable {
+            asio::dispatch(strand, [&] {
+                ++waiting;
+                released.get();
+            });
+        });
+    };
+    fj::promise<void> p1, p2;
+    fj::future<void> t1 = dispatch_and_wait(s1, p1.get_future());
+    fj::future<void> t2 = dispatch_and_wait(s2, p2.get_future());
+    BOOST_TEST_REQUIRE(test::wait_until([&] { return waiting.load() == 2; }));
+    p1.set_value(); // the first to wait is released first
+    p2.set_value();
+    t1.get();
+    t2.get();
+    auto const in_a_strand = [&] { return s1.running_in_this_thread() || s2.running_in_this_thread(); };
+    BOOST_TEST(!pool.install(in_a_strand));
+    // Fibers that write all over the cached stacks those two ran on: all
+    // alive at once, so that each has a stack of its own.
+    {
+        std::vector<fj::promise<void>> gates(3);
+        std::vector<fj::future<void>> scribblers;
+        std::atomic<int> scribbled{0};
+        for (fj::promise<void>& gate : gates)
+            scribblers.push_back(pool.spawn_future([&scribbled, opened = gate.get_future()]() mutable {
+                volatile unsigned char junk[48 * 1024];
+                for (auto& byte : junk)
+                    byte = 0x41;
+                ++scribbled;
+                fj::await(opened);
+            }));
+        BOOST_TEST_REQUIRE(test::wait_until([&] { return scribbled.load() == 3; }));
+        for (fj::promise<void>& gate : gates)
+            gate.set_value();
+        for (fj::future<void>& f : scribblers)
+            f.get();
+    }
+    BOOST_TEST(!pool.install(in_a_strand));
+}
+
 // --- co_spawn --------------------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(co_spawn_from_outside_and_from_workers, Policy, test::all_policies)

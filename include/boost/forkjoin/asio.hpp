@@ -275,12 +275,12 @@ public:
         registry_type& registry = *registry_;
         unsigned const blocking = bits_ & blocking_mask;
         if (blocking != blocking_never && running_in_this_thread()) {
-            run_here(registry, std::decay_t<F>(std::forward<F>(f)));
+            run_in_place(registry, std::decay_t<F>(std::forward<F>(f)));
             return;
         }
         if (blocking == blocking_always) {
             std::decay_t<F> function(std::forward<F>(f));
-            detail::install(registry, [&registry, &function] { run_here(registry, std::move(function)); });
+            detail::install(registry, [&registry, &function] { run_in_place(registry, std::move(function)); });
             return;
         }
         detail::spawn(registry, std::forward<F>(f), true);
@@ -310,7 +310,7 @@ public:
     void dispatch(F&& f, Allocator const&) const
     {
         if (running_in_this_thread())
-            run_here(*registry_, std::decay_t<F>(std::forward<F>(f)));
+            run_in_place(*registry_, std::decay_t<F>(std::forward<F>(f)));
         else
             detail::spawn(*registry_, std::forward<F>(f), true);
     }
@@ -365,6 +365,34 @@ private:
         } catch (...) {
             registry.handle_panic(std::current_exception());
         }
+    }
+
+    // Runs f now on this worker of `registry`, on the worker's own stack:
+    // on a fiber, the fiber hands it over as it hands over any job. Asio
+    // keeps per-thread stacks of what runs on a thread (a strand's, above
+    // all: running_in_this_thread), whose entries live in the frames that
+    // run f. A fiber that parked inside f would leave its entry in the
+    // thread's stack while other fibers of the worker push and pop theirs,
+    // out of order, and the thread would be left pointing into a fiber
+    // stack that is gone. On the worker's stack, everything nests.
+    template <class Function>
+    static void run_in_place(registry_type& registry, Function&& f) noexcept
+    {
+        detail::worker_thread& worker = *detail::current_worker;
+        if (worker.current_fiber() == nullptr) {
+            run_here(registry, std::move(f));
+            return;
+        }
+        struct call {
+            registry_type* registry;
+            Function* function;
+            static void run(void* self) noexcept
+            {
+                call& c = *static_cast<call*>(self);
+                run_here(*c.registry, std::move(*c.function));
+            }
+        } c{&registry, &f};
+        worker.execute(detail::job_ref{&call::run, &c});
     }
 
     registry_type* registry_;
