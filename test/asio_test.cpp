@@ -913,6 +913,22 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cancelling_or_dropping_the_future_cancels_the_oper
         BOOST_CHECK_THROW(task.get(), fj::future_cancelled);
         BOOST_TEST(io.run_returns());
     }
+    // A coroutine on the I/O context reports the cancel as the exception
+    // system_error(operation_aborted), not as an error code: get() says
+    // future_cancelled all the same.
+    {
+        io_thread io(false);
+        auto sleeper = []() -> asio::awaitable<int> {
+            asio::steady_timer timer(co_await asio::this_coro::executor, 1h);
+            co_await timer.async_wait(asio::use_awaitable);
+            co_return 1;
+        };
+        fj::future<int> slept = asio::co_spawn(io.io, sleeper(), fj::use_future);
+        io.start();
+        slept.cancel();
+        BOOST_CHECK_THROW(slept.get(), fj::future_cancelled);
+        BOOST_TEST(io.run_returns());
+    }
     // A cancel that comes after the completion changes nothing.
     {
         io_thread io;

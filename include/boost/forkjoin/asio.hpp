@@ -577,12 +577,27 @@ private:
             else
                 this->error_ = std::make_exception_ptr(boost::system::system_error(first));
         } else if constexpr (std::is_same_v<first_type, std::exception_ptr>) {
-            if (first)
-                this->error_ = std::forward<First>(first);
-            else
+            if (!first)
                 store_value(std::forward<Rest>(rest)...);
+            else if (cancelled && is_operation_aborted(first))
+                this->error_ = std::make_exception_ptr(future_cancelled()); // our own cancel, as a coroutine reports it
+            else
+                this->error_ = std::forward<First>(first);
         } else {
             store_value(std::forward<First>(first), std::forward<Rest>(rest)...);
+        }
+    }
+
+    // Whether `error` is the system_error(operation_aborted) that a
+    // coroutine (co_spawn) throws out of an operation that was cancelled.
+    static bool is_operation_aborted(std::exception_ptr const& error) noexcept
+    {
+        try {
+            std::rethrow_exception(error);
+        } catch (boost::system::system_error const& e) {
+            return e.code() == boost::asio::error::operation_aborted;
+        } catch (...) {
+            return false;
         }
     }
 
