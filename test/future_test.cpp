@@ -21,6 +21,7 @@
 #include <future>
 #include <iterator>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <numeric>
 #include <random>
@@ -1325,6 +1326,38 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(futures_in_a_forked_child, Policy, test::all_polic
 // A use_current_thread pool's worker 0 is this thread, which goes on after
 // the pool: the pool's destructor frees the fiber stacks cached here, so a
 // later pool on this thread starts with an empty cache and its own settings.
+// A spawn_handler's thread goes on after run() returns: the stacks it
+// cached as a worker are freed then, not when the thread ends.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_spawn_handlers_thread_keeps_no_stacks_after_run, Policy, test::all_policies)
+{
+    std::mutex mutex;
+    std::size_t cached_at_exit_handlers = 0; // what the workers held as they stopped
+    std::vector<std::size_t> cached_after_run;
+    std::vector<std::thread> threads;
+    {
+        fj::pool_options options = test::threads(2);
+        options.exit_handler = [&](std::size_t) {
+            std::lock_guard const lock(mutex);
+            cached_at_exit_handlers += fj::detail::this_thread_stacks().cached();
+        };
+        options.spawn_handler = [&](fj::thread_builder builder) {
+            threads.emplace_back([&mutex, &cached_after_run, worker = std::move(builder)]() mutable {
+                worker.run();
+                std::lock_guard const lock(mutex);
+                cached_after_run.push_back(fj::detail::this_thread_stacks().cached());
+            });
+        };
+        test::pool<Policy> pool(options);
+        for (int i = 0; i < 20; ++i)
+            BOOST_TEST(pool.spawn_future([i] { return i; }).get() == i);
+    }
+    for (std::thread& t : threads)
+        t.join();
+    BOOST_TEST(cached_at_exit_handlers > 0u);
+    std::vector<std::size_t> const none{0, 0};
+    BOOST_TEST(cached_after_run == none, boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(a_use_current_thread_pool_frees_the_stacks_it_cached_here, Policy, test::all_policies)
 {
     auto const& stacks = fj::detail::this_thread_stacks();

@@ -182,13 +182,19 @@ public:
     resume_queue& resumes() noexcept { return resumes_; }
 
     // What this thread keeps for the fibers it ran (their stacks, which
-    // stack_pool.hpp caches per thread) is freed when a worker thread exits.
-    // The thread of a use_current_thread pool's worker 0 goes on after the
-    // pool, so the pool frees it then, with the function the fiber code
-    // gives here when it first runs a fiber (registry_base::stop): a plain
+    // stack_pool.hpp caches per thread) is freed when the thread stops being
+    // this worker: a thread may go on after its pool (a use_current_thread
+    // pool's worker 0, or a spawn_handler's thread after run() returns),
+    // and a later pool on it may want stacks of another size. The fiber code
+    // gives the function that frees it when it first runs a fiber: a plain
     // function pointer, so that a program that never starts a fiber does not
     // pull that code in.
     void set_fiber_cache_release(void (*release)() noexcept) noexcept { release_fiber_cache_ = release; }
+    void release_fiber_cache() noexcept
+    {
+        if (release_fiber_cache_ != nullptr)
+            release_fiber_cache_();
+    }
 
     core_latch& terminate_latch() noexcept { return terminate_; }
     broadcast_queue& broadcasts() noexcept { return broadcasts_; }
@@ -545,6 +551,7 @@ public:
         w.wait_until(w.terminate_latch());
         call_handler(options_.exit_handler, index);
         current_worker = nullptr;
+        w.release_fiber_cache();
         worker_stopped();
     }
 
@@ -784,8 +791,7 @@ private:
             // queue: run them as a worker's main loop would.
             adopted_->wait_until(adopted_->terminate_latch());
             current_worker = nullptr;
-            if (adopted_->release_fiber_cache_ != nullptr)
-                adopted_->release_fiber_cache_();
+            adopted_->release_fiber_cache();
         }
         // Not one of ours (shut_down refuses those, and the adopted worker is
         // done being one): a worker of another pool, or nullptr.

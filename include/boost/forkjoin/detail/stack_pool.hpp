@@ -13,12 +13,14 @@
 // malloc of its stack.
 //
 // The cache is a thread_local of the worker thread rather than a member of
-// the worker: a worker thread belongs to one registry for its whole life,
-// so the settings (size, guard page) are those of its registry, and the
-// thread_local's destructor frees the cached stacks when the worker exits,
-// i.e. inside the pool's destructor. No lock, no leak. The one worker whose
-// thread goes on after the pool, a use_current_thread pool's worker 0, has
-// its cache cleared by the pool's destructor (release_this_thread_stacks).
+// the worker: a thread is one registry's worker at a time, so the settings
+// (size, guard page) are those of its registry while it caches. A worker
+// clears the cache when it stops being one (release_this_thread_stacks,
+// from registry_base::run_worker, or stop() for a use_current_thread pool's
+// worker 0), so a thread that goes on after its pool (that worker 0, or a
+// spawn_handler's thread once run() returns) keeps no stacks, and a later
+// pool on it caches its own. No lock, no leak; the thread_local's destructor
+// frees what a thread that exits still holds.
 //
 // The stacks are allocated here rather than by Boost.Context's
 // fixedsize_stack and protected_fixedsize_stack, for two reasons:
