@@ -202,6 +202,13 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exceptions_travel_through_get, Policy, test::all_p
     auto tf = twice.get_future();
     BOOST_CHECK_THROW(twice.get_future(), std::future_error);
     BOOST_TEST(tf.get() == 1);
+
+    // A null exception would leave the future ready with nothing in it: an
+    // error, and the promise stays unsatisfied.
+    fj::promise<int> null_error;
+    BOOST_CHECK_THROW(null_error.set_exception(nullptr), std::invalid_argument);
+    null_error.set_value(3);
+    BOOST_TEST(null_error.get_future().get() == 3);
 }
 
 // --- Scale: many parked fibers -------------------------------------------------

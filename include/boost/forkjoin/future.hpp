@@ -43,6 +43,7 @@
 
 #include <exception>
 #include <future>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 
@@ -211,9 +212,14 @@ public:
         state_->complete_with_value(std::forward<Args>(args)...);
     }
 
+    // Throws std::invalid_argument for a null `error`, which would leave the
+    // future ready with neither a value nor an exception (std::promise
+    // makes it a precondition; here it is checked).
     void set_exception(std::exception_ptr error)
     {
         check_unsatisfied();
+        if (error == nullptr)
+            throw std::invalid_argument("boost::forkjoin::promise::set_exception: a null exception_ptr");
         state_->complete_with_error(std::move(error));
     }
 
