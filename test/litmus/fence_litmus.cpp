@@ -29,6 +29,15 @@
 //   forbidden: no notification AND the search misses the job (= the job
 //              stays with a worker that blocks while the other sleeps).
 //
+// Pair (f), futures: an unpark that finds the fiber task queued vs the
+// home's move into EXECUTING before it resumes the fiber.
+//   unparker:  publish (store X: the cancel flag, a result) ; read state (S)
+//   home:      state = EXECUTING (write S)                  ; read X
+//   forbidden: the unparker reads UNPARKED (leaves it to the queued run)
+//              AND the run misses X (= a lost cancel, or a fiber parked on
+//              a state already complete). REAL: the unparker writes S back
+//              unchanged with an RMW, the home moves with an exchange.
+//
 // Pair (c), the deque's fence pair in its simplest form, and pair (d), its
 // real shape: pop() against steal() on a two-element deque, where the
 // hazard needs a third party's CAS (three threads: owner, two thieves; on a
@@ -213,6 +222,48 @@ struct BlockedPushReal {
         if (!get_sleepy(s, sc, rlx)) return 2;
         std::atomic_thread_fence(sc);
         return b.v.load(rlx);
+    }
+};
+
+// ---- pair (f): a fiber task's unpark that finds the task UNPARKED (queued
+// at its home, not yet running) vs the home's move into EXECUTING before it
+// resumes the fiber (fiber_task_base::unpark and ::run). x is what the
+// unparker wrote before (the cancel flag, a shared state's slot), y the
+// state word: 0 = UNPARKED, 2 = EXECUTING, 3 = EXECUTING_UNPARKED.
+// t0 returns 0 if it left the task to the run it found queued; t1 returns
+// what the run reads of x.
+constexpr std::uint32_t kUnparked = 0, kExecuting = 2, kExecutingUnparked = 3;
+struct UnparkWeak {
+    static constexpr const char* name = "f/fiber WEAK  flag.store(rel); state load(rlx) | state.store(EXECUTING, rlx); flag load(acq)";
+    static constexpr bool real = false;
+    static std::uint32_t t0(Cell& x, Cell& y) {
+        x.v.store(1, rel);
+        return y.v.load(rlx) == kUnparked ? 0 : 1;
+    }
+    static std::uint32_t t1(Cell& x, Cell& y) {
+        y.v.store(kExecuting, rlx);
+        return x.v.load(acq);
+    }
+};
+struct UnparkReal {
+    static constexpr const char* name = "f/fiber REAL  flag.store(rel); state CAS(to itself, rel) | state.exchange(EXECUTING, acq); flag load(acq)";
+    static constexpr bool real = true;
+    static std::uint32_t t0(Cell& x, Cell& y) {
+        x.v.store(1, rel);
+        std::uint32_t current = y.v.load(rlx);
+        for (;;) {
+            if (current == kUnparked) {
+                if (y.v.compare_exchange_weak(current, current, rel, rlx)) return 0;
+            } else if (current == kExecuting) {
+                if (y.v.compare_exchange_weak(current, kExecutingUnparked, acqrel, rlx)) return 1;  // runs again
+            } else {
+                return 1;
+            }
+        }
+    }
+    static std::uint32_t t1(Cell& x, Cell& y) {
+        y.v.exchange(kExecuting, acq);
+        return x.v.load(acq);
     }
 };
 
@@ -607,6 +658,8 @@ int main(int argc, char** argv) {
     report<LatchReal>(opt, real_failed);
     bool weak_e = report<BlockedPushWeak>(opt, real_failed);
     report<BlockedPushReal>(opt, real_failed);
+    bool weak_f = report<UnparkWeak>(opt, real_failed);
+    report<UnparkReal>(opt, real_failed);
     bool const asymmetric = boost::forkjoin::detail::asymmetric_fences_available();
     std::printf("pair c: membarrier %s\n", asymmetric ? "available: the REAL variant uses it"
                                                       : "NOT available: the REAL variant uses seq-cst fences");
@@ -629,13 +682,14 @@ int main(int argc, char** argv) {
     report_steal<SymmetricFences>(opt.iterations, steal_threads, opt.pin, real_failed);
     double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    std::printf("weak variants showed the forbidden outcome: pair a %s, pair b %s, pair c %s, pair d %s / %s, pair e %s\n",
+    std::printf("weak variants showed the forbidden outcome: pair a %s, pair b %s, pair c %s, pair d %s / %s, pair e %s, "
+                "pair f %s\n",
                 weak_a ? "YES" : "no", weak_b ? "YES" : "no", weak_c ? "YES" : "no", weak_d ? "YES" : "no",
-                weak_d_thief ? "YES" : "no", weak_e ? "YES" : "no");
+                weak_d_thief ? "YES" : "no", weak_e ? "YES" : "no", weak_f ? "YES" : "no");
     std::printf("%s (%.1fs)\n", real_failed ? "FAIL: a REAL variant showed the forbidden outcome"
                                             : "PASS: the REAL variants never showed the forbidden outcome",
                 total);
-    // One check per pair (a to e): its REAL variant never showed the forbidden outcome.
-    std::printf("%d passed, %d failed\n", real_failed ? 0 : 5, real_failed ? 1 : 0);
+    // One check per pair (a to f): its REAL variant never showed the forbidden outcome.
+    std::printf("%d passed, %d failed\n", real_failed ? 0 : 6, real_failed ? 1 : 0);
     return real_failed ? 1 : 0;
 }

@@ -7,7 +7,7 @@
  *       loop: lock(m); if (!linked) { link the node; count++ } unlock(m);
  *             latch set? -> leave the loop;
  *             park: switch to the worker, which CASes EXECUTING -> PARKED,
- *                   or, finding EXECUTING_UNPARKED, stores EXECUTING and
+ *                   or, finding EXECUTING_UNPARKED, moves back to EXECUTING and
  *                   resumes the fiber at once;
  *       lock(m); if (linked) { unlink; count-- } unlock(m);
  *       the latch is gone (its frame returns); the second latch reuses the
@@ -16,8 +16,9 @@
  *       else lock(m); a node with the address -> unlink it, count--, hold
  *       the task; unlock(m); unpark; release.
  *   unpark: PARKED -> UNPARKED and queue the task at its home, which runs
- *       it (UNPARKED -> EXECUTING, the fiber resumes); EXECUTING ->
- *       EXECUTING_UNPARKED; otherwise nothing.
+ *       it (UNPARKED -> EXECUTING by an exchange, the fiber resumes);
+ *       EXECUTING -> EXECUTING_UNPARKED; UNPARKED and EXECUTING_UNPARKED
+ *       written back unchanged (an RMW); COMPLETE: nothing.
  *   a canceller: unparks the task once, at any time (a cancel, or a stale
  *       notify of an earlier await: both are unparks the wait must survive).
  *
@@ -35,7 +36,13 @@
  *
  * Abstractions: memory is sequentially consistent (the implementation's
  * latch set, count increment and count load are seq-cst; the mutex orders
- * the rest). The home worker's queue is a flag: one task, one home.
+ * the rest). The task's state word is not seq-cst: every write of it is an
+ * RMW, so that it has one modification order, and an unpark that finds the
+ * task UNPARKED writes the word back unchanged instead of only reading it.
+ * Under SC that write changes nothing, and the model has it; what it buys
+ * (the run that follows sees what the unparker wrote before) is
+ * store-buffering pair f of test/litmus, which fails without it. The home
+ * worker's queue is a flag: one task, one home.
  *
  * Mutants (each must be caught):
  *   NO_RELINK          the node goes in once per wait, not again after a
@@ -71,7 +78,8 @@ inline unpark() {
         if
         :: task == PARKED -> task = UNPARKED; queued = 1
         :: task == EXECUTING -> task = EXECUTING_UNPARKED
-        :: else -> skip
+        :: task == UNPARKED || task == EXECUTING_UNPARKED -> task = task   /* written back */
+        :: else -> skip                                                    /* COMPLETE */
         fi
     }
 }

@@ -111,6 +111,17 @@ public:
     // and the unparker sees the home and the fiber saved by park. Only a
     // started task is ever PARKED here (spawn_future queues the first run
     // itself), so this never allocates and never fails.
+    //
+    // In UNPARKED and EXECUTING_UNPARKED the word is still written, with
+    // its own value: the next run must see what we wrote before, and only
+    // an RMW puts us in the word's modification order, before the runner's
+    // move into EXECUTING (an exchange, see run), which then acquires it.
+    // Had we only read the word, our write (the cancel flag, a result) and
+    // our read of UNPARKED could pass the runner's write of EXECUTING and
+    // its read of our write, each in the other's store buffer (the
+    // store-buffering shape, which x86 shows too): the fiber would miss the
+    // cancel, or park on a state already complete, and nobody would unpark
+    // it again. test/litmus (pair f) shows it happen without the RMWs.
     void unpark() noexcept
     {
         std::uint32_t current = state_.load(std::memory_order_relaxed);
@@ -125,16 +136,22 @@ public:
                 if (state_.compare_exchange_weak(current, executing_unparked, std::memory_order_acq_rel,
                                                  std::memory_order_relaxed))
                     return;
+            } else if (current == unparked || current == executing_unparked) {
+                // Release: publishes our writes to the runner's exchange.
+                if (state_.compare_exchange_weak(current, current, std::memory_order_release,
+                                                 std::memory_order_relaxed))
+                    return;
             } else {
-                return;
+                return; // COMPLETE: the task is done, nobody will read what we wrote
             }
         }
     }
 
     // From any thread. The flag is separate from the state word so that
     // cancelling never races with the transitions; the unpark that follows
-    // carries it (release, then the acq-rel CAS) to the worker that resumes
-    // the fiber. A fiber sees it at its next suspension point.
+    // carries it (release, then unpark's RMW of the state word) to the
+    // worker that resumes the fiber. A fiber sees it at its next suspension
+    // point.
     void request_cancel() noexcept
     {
         cancelled_.store(true, std::memory_order_release);
@@ -307,10 +324,13 @@ private:
         auto* const self = static_cast<fiber_task_base*>(self_ptr);
         worker_thread* const w = current_worker;
         BOOST_ASSERT(w != nullptr && w->current_fiber() == nullptr);
-        // UNPARKED -> EXECUTING. A plain store: only the job's runner leaves
-        // UNPARKED (unpark does nothing there), and it needs no order: an
-        // unparker that reads EXECUTING takes nothing from us.
-        self->state_.store(executing, std::memory_order_relaxed);
+        // UNPARKED -> EXECUTING. Only the job's runner leaves UNPARKED
+        // (unpark writes it back unchanged there), but an exchange, not a
+        // store: acquire, so that the fiber sees what every unparker wrote
+        // before its RMW of the word (unpark says why a plain store would
+        // let the fiber miss it). An unparker that reads EXECUTING takes
+        // nothing from us.
+        self->state_.exchange(executing, std::memory_order_acquire);
         if (!self->started_) {
             self->started_ = true;
             self->home_ = w;
@@ -373,11 +393,12 @@ private:
                 return; // from here on, *self belongs to whoever unparks it
             // EXECUTING_UNPARKED: an unpark came while the fiber was still
             // running. Acquire (the failed CAS) made the unparker's writes
-            // visible; EXECUTING again, and resume at once. A plain store:
-            // unpark does nothing in EXECUTING_UNPARKED, so nobody else
-            // writes the word meanwhile.
+            // visible; EXECUTING again, and resume at once. An exchange, for
+            // the unparkers that come meanwhile: they find EXECUTING_UNPARKED
+            // and write it back unchanged, and this acquires their writes,
+            // as the first move into EXECUTING does.
             BOOST_ASSERT(expected == executing_unparked);
-            self->state_.store(executing, std::memory_order_relaxed);
+            self->state_.exchange(executing, std::memory_order_acquire);
             fiber_stats::reruns.fetch_add(1, std::memory_order_relaxed);
         }
     }
