@@ -367,22 +367,18 @@ private:
         }
     }
 
-    // Runs f now on this worker of `registry`, on the worker's own stack:
-    // on a fiber, the fiber hands it over as it hands over any job. Asio
-    // keeps per-thread stacks of what runs on a thread (a strand's, above
-    // all: running_in_this_thread), whose entries live in the frames that
-    // run f. A fiber that parked inside f would leave its entry in the
-    // thread's stack while other fibers of the worker push and pop theirs,
-    // out of order, and the thread would be left pointing into a fiber
-    // stack that is gone. On the worker's stack, everything nests.
+    // Runs f now on this worker of `registry`, as a job: worker_thread::
+    // execute runs it on the worker's own stack, and on a fiber the fiber
+    // hands it over. Asio keeps per-thread stacks of what runs on a thread
+    // (a strand's, above all: running_in_this_thread), whose entries live
+    // in the frames that run f. A fiber that parked inside f would leave
+    // its entry in the thread's stack while other fibers of the worker push
+    // and pop theirs, out of order, and the thread would be left pointing
+    // into a fiber stack that is gone. On the worker's stack, everything
+    // nests.
     template <class Function>
     static void run_in_place(registry_type& registry, Function&& f) noexcept
     {
-        detail::worker_thread& worker = *detail::current_worker;
-        if (worker.current_fiber() == nullptr) {
-            run_here(registry, std::move(f));
-            return;
-        }
         struct call {
             registry_type* registry;
             Function* function;
@@ -392,7 +388,7 @@ private:
                 run_here(*c.registry, std::move(*c.function));
             }
         } c{&registry, &f};
-        worker.execute(detail::job_ref{&call::run, &c});
+        detail::current_worker->execute(detail::job_ref{&call::run, &c});
     }
 
     registry_type* registry_;
