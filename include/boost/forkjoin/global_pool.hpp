@@ -103,15 +103,14 @@ inline thread_pool& create_global_pool(pool_options options)
         throw std::invalid_argument("boost::forkjoin::build_global: use_current_thread is not supported for the "
                                     "global pool: its exit handler could not wait for a worker that is the "
                                     "thread running exit");
-    building_global_pool_here = true;
     thread_pool* pool = nullptr;
-    try {
+    {
+        struct building_here {
+            building_here() noexcept { building_global_pool_here = true; }
+            ~building_here() { building_global_pool_here = false; }
+        } const building;
         pool = new thread_pool(std::move(options));
-    } catch (...) {
-        building_global_pool_here = false;
-        throw;
     }
-    building_global_pool_here = false;
     // If registration fails the pool simply lives to the end.
     if (!global_pool_exit_handler_registered)
         global_pool_exit_handler_registered = std::atexit(&shut_down_global_pool) == 0;
