@@ -918,6 +918,51 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_may_run_workers_later, Policy, test:
         BOOST_TEST(!b.valid());
 }
 
+namespace {
+// A policy that counts the idle periods its workers begin: a worker begins
+// one when it first looks for work.
+template <class Policy>
+struct counting_idle_periods : Policy {
+    using Policy::Policy;
+    static inline std::atomic<int> begun{0};
+    typename Policy::idle_state start_looking(std::size_t index)
+    {
+        ++begun;
+        return Policy::start_looking(index);
+    }
+};
+} // namespace
+
+// No worker looks for work before every worker has been handed out
+// (design.adoc, "the start gate"): here the first workers run at once and
+// the last one is handed out slowly. The gate held only one worker when
+// it was a latch for one waiter.
+BOOST_AUTO_TEST_CASE_TEMPLATE(workers_wait_at_the_start_gate_until_every_worker_is_out, Policy,
+                              test::blocking_policies)
+{
+    using counting = counting_idle_periods<Policy>;
+    constexpr std::size_t n = 4;
+    counting::begun = 0;
+    std::vector<std::thread> threads;
+    int begun_before_the_last_was_out = -1;
+    fj::pool_options options = test::threads(n);
+    options.spawn_handler = [&](fj::thread_builder worker) {
+        std::size_t const index = worker.index();
+        threads.emplace_back([w = std::move(worker)]() mutable { w.run(); });
+        if (index == n - 1) {
+            std::this_thread::sleep_for(50ms); // time enough for the others to start looking
+            begun_before_the_last_was_out = counting::begun.load();
+        }
+    };
+    {
+        fj::basic_thread_pool<counting> pool(options);
+        BOOST_TEST(begun_before_the_last_was_out == 0);
+        BOOST_TEST(pool.install([] { return 1; }) == 1);
+    }
+    for (auto& t : threads)
+        t.join();
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_misuse_is_a_clear_error, Policy, test::all_policies)
 {
     // Drops the builder: the pool would be a worker short.

@@ -20,6 +20,9 @@
 //     UNSET --(waiter, under the mutex)--> BLOCKED
 //       |                                     |
 //       +----------- set() ----> SET <-- set() + notify under the mutex
+//
+// One waiter only: a second would find BLOCKED where it looks for UNSET,
+// take it for SET and return before the latch is set.
 
 #include <boost/forkjoin/detail/cpu_sharing_learner.hpp>
 #include <boost/forkjoin/spin_budget.hpp>

@@ -23,7 +23,6 @@
 #include <boost/forkjoin/detail/held_scope.hpp>
 #include <boost/forkjoin/detail/injector.hpp>
 #include <boost/forkjoin/detail/job.hpp>
-#include <boost/forkjoin/detail/lock_latch.hpp>
 #include <boost/forkjoin/detail/locked_job_queue.hpp>
 #include <boost/forkjoin/detail/native_thread.hpp>
 #include <boost/forkjoin/detail/resume_queue.hpp>
@@ -381,7 +380,7 @@ public:
             throw;
         }
         building_thread_.store(std::thread::id(), std::memory_order_relaxed);
-        start_gate_.set();
+        open_start_gate();
     }
 
     // Stops the pool on behalf of its handle: the destructor of
@@ -547,7 +546,7 @@ public:
         // fails half-way (the OS refusing the 1000th of 65535 threads) would
         // otherwise have its first workers sweep 65535 empty deques for as
         // long as the others take to start, then to notice they must stop.
-        start_gate_.wait();
+        wait_at_start_gate();
         w.wait_until(w.terminate_latch());
         call_handler(options_.exit_handler, index);
         current_worker = nullptr;
@@ -705,6 +704,22 @@ public:
     }
 
 private:
+    // The start gate (start_gate_mutex_ says why it is not a latch). Opened
+    // once start() has handed out every worker, or when it gives up; a
+    // second opening, by stop() after a failed start(), changes nothing.
+    void open_start_gate()
+    {
+        std::lock_guard const lock(start_gate_mutex_);
+        start_gate_open_ = true;
+        start_gate_opened_.notify_all();
+    }
+
+    void wait_at_start_gate()
+    {
+        std::unique_lock lock(start_gate_mutex_);
+        start_gate_opened_.wait(lock, [this] { return start_gate_open_; });
+    }
+
     // The last unit of activity was given back: let the workers leave.
     void let_workers_leave()
     {
@@ -785,7 +800,7 @@ private:
     {
         end_scopes_held_here();
         release_activity();
-        start_gate_.set();
+        open_start_gate();
         if (adopted_ != nullptr) {
             // The pool's last jobs may sit on our deque or in our broadcast
             // queue: run them as a worker's main loop would.
@@ -954,8 +969,14 @@ private:
     // Every worker has been handed out successfully.
     std::atomic<bool> built_{false};
     std::atomic<std::size_t> abandoned_workers_{0};
-    // Workers wait here until start() is done (run_worker says why).
-    lock_latch start_gate_;
+    // Workers wait here until start() is done (run_worker says why). Every
+    // worker waits at once, so not a lock_latch, which serves one waiter;
+    // and a worker blocks at once: the wait is as long as the rest of
+    // start(), and a spinning worker would slow the thread that hands the
+    // others out.
+    std::mutex start_gate_mutex_;
+    std::condition_variable start_gate_opened_;
+    bool start_gate_open_ = false; // guarded by start_gate_mutex_
 
     // Stopping. Workers handed out and not yet out of run().
     std::mutex stop_mutex_;
