@@ -250,6 +250,58 @@ BOOST_AUTO_TEST_CASE(legacy_wakes_every_worker_per_injected_job)
     BOOST_TEST(delta.futile_wakeups >= 20u * 2u);
 }
 
+// The spin budget learns from the quiet part of an idle period only (since
+// every worker went idle): a sleep taken before, while another worker was
+// busy, is not part of it. Driven through the policy's own interface, on
+// two workers: worker 0 sleeps while worker 1 runs and is woken; then
+// worker 1 goes idle too, and worker 0 finds work 2 us into the quiet part,
+// while spinning. That teaches a budget of at least the 50 us it had; the
+// wake-up time of the earlier sleep used to make the quiet part negative
+// and drop the budget to its 1 us floor.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_sleep_before_the_pool_went_quiet_teaches_no_budget, Policy,
+                              test::blocking_policies)
+{
+    using namespace std::chrono_literals;
+    using clock = fj::spin_budget::clock;
+    Policy policy(fj::sleep_context{2, {}, 50us});
+    fj::core_latch unset;
+    auto const nothing_injected = [] { return false; };
+
+    auto worker0 = policy.start_looking(0); // worker 1 is busy
+    std::thread waker([&] {
+        std::this_thread::sleep_for(20ms); // worker 0 is asleep by then
+        if constexpr (std::is_same_v<Policy, fj::sleep::jec>)
+            policy.notify_worker(0);
+        else
+            policy.new_internal_jobs(1, false);
+    });
+    fj::sleep_result slept;
+    while ((slept = policy.no_work_found(worker0, unset, nothing_injected)) == fj::sleep_result::none) {
+    }
+    waker.join();
+    BOOST_TEST((slept == fj::sleep_result::woken));
+
+    auto worker1 = policy.start_looking(1); // the pool is quiet from here
+    BOOST_TEST((policy.no_work_found(worker0, unset, nothing_injected) == fj::sleep_result::none));
+    std::this_thread::sleep_for(2us);
+    policy.work_found(worker0); // caught by spinning
+    policy.work_found(worker1);
+
+    // The next quiet period spins for the budget: the sleepy point (jec) or
+    // the asleep point (legacy) is that far from its start.
+    auto later1 = policy.start_looking(1);
+    auto later0 = policy.start_looking(0);
+    clock::time_point spin_ends;
+    if constexpr (std::is_same_v<Policy, fj::sleep::jec>)
+        spin_ends = later0.sleepy_at;
+    else
+        spin_ends = later0.asleep_at;
+    BOOST_TEST((spin_ends - later0.idle_since >= 25us),
+               "spins " << (spin_ends - later0.idle_since).count() << " ns in the next quiet period");
+    policy.work_found(later0);
+    policy.work_found(later1);
+}
+
 // Idle pools of the blocking policies cost (almost) no CPU.
 BOOST_AUTO_TEST_CASE_TEMPLATE(idle_pool_uses_no_cpu, Policy, test::blocking_policies)
 {

@@ -87,7 +87,7 @@ public:
         // (see learn).
         bool others_busy = false;
         clock::time_point quiet_since{};
-        bool slept = false; // blocked at least once in this idle period
+        bool slept = false; // blocked at least once since quiet_since
         // When we were last woken (if slept): what the budget learns from,
         // not the time we ran again (see learn).
         clock::time_point woken_at{};
@@ -142,6 +142,9 @@ public:
             // of the period, a wait for new work from outside, teaches it.
             idle.others_busy = false;
             idle.quiet_since = now;
+            // A sleep before now was in the busy part, which teaches
+            // nothing: its wake-up time would make the quiet part negative.
+            idle.slept = false;
             idle.sleepy_at = std::min(idle.sleepy_at, now + spin_time(idle.worker_index, false));
         }
         if (now < idle.sleepy_at) {

@@ -67,7 +67,7 @@ public:
         clock::time_point asleep_at;
         spin_pause pause;
         bool sleepy = false; // we are *the* sleepy worker
-        bool slept = false;  // blocked at least once in this idle period
+        bool slept = false;  // blocked at least once since quiet_since
         // Another worker runs a job: search for the whole limit (see
         // spin_time). Set when the period begins, cleared once all are idle;
         // from then on, since quiet_since, the period teaches the budget
@@ -128,6 +128,9 @@ public:
             // of the period, a wait for new work from outside, teaches it.
             idle.others_busy = false;
             idle.quiet_since = now;
+            // A sleep before now was in the busy part, which teaches
+            // nothing: its tickle's time would make the quiet part negative.
+            idle.slept = false;
             spin_budget::duration const budget = spin_time(idle);
             idle.sleepy_at = std::min(idle.sleepy_at, now + budget / 2);
             idle.asleep_at = std::min(idle.asleep_at, now + budget);
