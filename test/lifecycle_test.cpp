@@ -264,6 +264,39 @@ BOOST_AUTO_TEST_CASE(deadlock_handler_exception_without_panic_handler_terminates
     BOOST_TEST(r.says("deadlock handler failed"), r);
 }
 
+// The deadlock handler runs inside the policy's sleep path, holding its
+// locks (doc/sleep_policy.adoc): a handler that hands its news to the pool
+// instead of to a thread outside it would wait for those locks for ever.
+// It gets a clear error instead. Both ways in: a worker falling asleep and
+// mark_blocked.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_deadlock_handler_that_calls_back_into_the_pool_is_a_clear_error, Policy,
+                              test::blocking_policies)
+{
+    for (bool const from_mark_blocked : {false, true}) {
+        test::child_result const r = test::run_in_child(
+            [from_mark_blocked] {
+                test::pool<Policy>* pool = nullptr;
+                fj::pool_options options = test::threads(2);
+                options.deadlock_handler = [&pool] { pool->spawn([] {}); };
+                // Falling asleep: the other worker still spins when the
+                // first blocks. mark_blocked: it is asleep by then.
+                if (!from_mark_blocked)
+                    options.spin_limit = 100ms;
+                test::pool<Policy> p(options);
+                pool = &p;
+                if (from_mark_blocked)
+                    std::this_thread::sleep_for(100ms);
+                p.install([] {
+                    fj::mark_blocked();
+                    std::this_thread::sleep_for(30s);
+                });
+            },
+            10s);
+        BOOST_TEST(r.aborted(), r);
+        BOOST_TEST(r.says("deadlock_handler called back into the pool"), r);
+    }
+}
+
 // --- Misuse of the deadlock accounting ---------------------------------------
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(unpaired_mark_unblocked_is_an_error, Policy, test::blocking_policies)

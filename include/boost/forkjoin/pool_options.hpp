@@ -69,10 +69,12 @@ struct pool_options {
     std::function<void(std::exception_ptr)> panic_handler;
 
     // Called when no worker is active and at least one is blocked in user
-    // code (see mark_blocked). Called with an internal lock held: it must not
-    // call mark_blocked/mark_unblocked itself; hand the news to another
-    // thread. An exception escaping it goes to panic_handler (still under
-    // the lock); without one it calls std::terminate.
+    // code (see mark_blocked). Called with the sleep policy's locks held: it
+    // must not call back into this pool (submit work, set something the pool
+    // waits for, wait on a worker, mark_blocked/mark_unblocked), which ends
+    // the program with a message; hand the news to another thread. An
+    // exception escaping it goes to panic_handler (still under the locks);
+    // without one it calls std::terminate.
     std::function<void()> deadlock_handler;
 
     // Workers take their own jobs oldest first (FIFO) instead of newest

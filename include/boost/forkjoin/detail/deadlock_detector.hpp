@@ -17,7 +17,9 @@
 // user blocking can cause it, and this condition misses none. It is checked
 // when a thread falls asleep and when one marks itself blocked. The handler
 // runs with the lock held, as in rayon; it must hand the news to a thread
-// outside the pool.
+// outside the pool (the registry ends the program, with a message, on a
+// call from the handler back into the pool, which would take the lock again:
+// registry_base::refuse_calls_from_deadlock_handler).
 
 #include <cstddef>
 #include <functional>

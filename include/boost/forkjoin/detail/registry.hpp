@@ -36,6 +36,7 @@ public:
     // look for work everywhere, and let the policy decide how to idle.
     void wait_until_cold(worker_thread& worker, core_latch& latch) override
     {
+        refuse_calls_from_deadlock_handler();
         while (!latch.probe()) {
             // The worker's own work first (deque, broadcasts, fibers to
             // resume), before touching any shared sleep state.
@@ -50,25 +51,40 @@ public:
 
     void notify_latch_set(std::size_t target, bool target_was_sleeping) override
     {
+        refuse_calls_from_deadlock_handler();
         sleep_.notify_latch_set(target, target_was_sleeping);
     }
 
-    void notify_new_internal_jobs(bool queue_was_empty) override { sleep_.new_internal_jobs(1, queue_was_empty); }
+    void notify_new_internal_jobs(bool queue_was_empty) override
+    {
+        refuse_calls_from_deadlock_handler();
+        sleep_.new_internal_jobs(1, queue_was_empty);
+    }
 
     void notify_new_injected_jobs(std::size_t count, bool queue_was_empty) override
     {
+        refuse_calls_from_deadlock_handler();
         sleep_.new_injected_jobs(count, queue_was_empty);
     }
 
-    void notify_worker(std::size_t index) override { sleep_.notify_worker(index); }
+    void notify_worker(std::size_t index) override
+    {
+        refuse_calls_from_deadlock_handler();
+        sleep_.notify_worker(index);
+    }
 
     void mark_blocked() override
     {
+        refuse_calls_from_deadlock_handler();
         hand_over_local_jobs();
         sleep_.mark_blocked();
     }
 
-    void mark_unblocked() override { sleep_.mark_unblocked(); }
+    void mark_unblocked() override
+    {
+        refuse_calls_from_deadlock_handler();
+        sleep_.mark_unblocked();
+    }
 
 private:
     // A worker that blocks in user code may leave jobs on its deque, often

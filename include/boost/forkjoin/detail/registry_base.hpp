@@ -254,6 +254,10 @@ inline void worker_thread::unlink_latch_wait(latch_wait** link) noexcept
 // no initialization guard, on every join.
 inline constinit thread_local worker_thread* current_worker = nullptr;
 
+// The registry whose deadlock handler runs on this thread, if any
+// (registry_base::guarded_deadlock_handler).
+inline constinit thread_local registry_base const* deadlock_handler_running_for = nullptr;
+
 // --- fork() -------------------------------------------------------------------
 //
 // fork() copies only the calling thread. In the child, every pool that
@@ -502,12 +506,33 @@ public:
         if (!options_.deadlock_handler)
             return {};
         return [this]() noexcept {
+            // The handler runs inside the policy, holding its locks: a call
+            // back into this pool that would take them again ends in a
+            // clear error (refuse_calls_from_deadlock_handler), not a hang.
+            registry_base const* const outer = deadlock_handler_running_for;
+            deadlock_handler_running_for = this;
             try {
                 options_.deadlock_handler();
             } catch (...) {
                 handle_panic(std::current_exception());
             }
+            deadlock_handler_running_for = outer;
         };
+    }
+
+    // Called first on every path into the sleep policy other than a
+    // worker's own idle loop: a notification, mark_blocked, a worker's wait
+    // for a latch. From the pool's deadlock handler (or the panic handler it
+    // threw to), each of these would take a lock that the thread already
+    // holds. Only on cold paths: a notification the push filter let through,
+    // a wait with nothing left to run.
+    void refuse_calls_from_deadlock_handler() const noexcept
+    {
+        if (BOOST_FORKJOIN_UNLIKELY(deadlock_handler_running_for == this))
+            fail("boost::forkjoin: the pool's deadlock_handler called back into the pool (it submitted work, set "
+                 "something the pool waits for, waited on a worker, or called mark_blocked/mark_unblocked). The "
+                 "handler runs inside the pool's sleep path, holding its locks: it must hand the news to a thread "
+                 "outside the pool, which may then act on the pool");
     }
 
     // The cold part of worker_thread::wait_until, out of line so that the
