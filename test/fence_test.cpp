@@ -200,6 +200,28 @@ std::size_t stolen_joins(Pool& pool, std::size_t joins)
     });
 }
 
+// A job spawned on a worker that then marks itself blocked and waits for
+// it (up to 5 s): whether another worker ran it meanwhile. Its owner pops
+// nothing while blocked, so a thief cannot count on the owner's next pop.
+template <class Pool>
+bool runs_while_its_owner_is_blocked(Pool& pool)
+{
+    return pool.install([] {
+        std::atomic<bool> done{false};
+        fj::spawn([&done] { done = true; });
+        fj::mark_blocked();
+        auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (!done.load() && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        fj::mark_unblocked();
+        bool const ran = done.load();
+        if (!ran) // it is still on our deque: run it before `done` goes
+            while (!done.load())
+                fj::yield_local();
+        return ran;
+    });
+}
+
 // The child's part: runs in a fresh process (see below).
 void membarrier_failure_in_child()
 {
@@ -219,10 +241,19 @@ void membarrier_failure_in_child()
     BOOST_TEST((adaptive_pool.fences() == fence_mode::adaptive));
     BOOST_TEST(stolen_joins(adaptive_pool, 20) > 0u);
     detail::chase_lev_deque deque(4, fence_mode::asymmetric);
+    // Two pools whose deques no thief has tried since.
+    fj::thread_pool blocking_pool(options(2, fence_mode::asymmetric));
+    fj::thread_pool blocking_adaptive_pool(options(2, fence_mode::adaptive));
 
     // 2. membarrier now fails, for every thread.
     BOOST_REQUIRE(make_membarrier_fail());
     BOOST_TEST(syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == -1);
+
+    // A worker that blocks leaves its jobs stealable: it switches its deque
+    // to fences itself (mark_blocked, reference.adoc). Before any thief
+    // found membarrier failing.
+    BOOST_TEST(runs_while_its_owner_is_blocked(blocking_pool));
+    BOOST_TEST(runs_while_its_owner_is_blocked(blocking_adaptive_pool));
 
     // 3. The pool goes on, switches to symmetric fences, and steals again:
     // the first steal attempts fail (and switch their deques), later ones

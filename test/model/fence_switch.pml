@@ -1,7 +1,8 @@
 /*
  * The adaptive fence handshake of the work-stealing deque
  * (include/boost/forkjoin/detail/chase_lev_deque.hpp, fence_state,
- * pop(), order_with_owner(), owner_acknowledge(), stop_fencing()).
+ * pop(), order_with_owner(), owner_acknowledge(), stop_fencing(),
+ * prepare_for_absent_owner()).
  *
  * The deque's pop and steal form a store-buffering pair: each side needs a
  * full fence, or else the thief's membarrier stands in for both. A *light*
@@ -17,6 +18,8 @@
  *                SYM       -> a steal seen: budget = B; else budget--,
  *                             at 0: store DRAINING      (stop_fencing)
  *                DRAINING  -> light == 0: CAS DRAINING -> ASYM
+ *   owner away:  (prepare_for_absent_owner, before it blocks with jobs
+ *                left) fence; unless s == SYM: store SYM, budget = B
  *   thief:       s = state;
  *                SYM -> light++; s = state; SYM -> light steal, light--;
  *                       else light--, and on as below
@@ -86,6 +89,16 @@ active proctype owner()
             :: else -> skip
             fi
 #endif
+        :: else -> skip
+        fi;
+        pops++
+    :: pops < NPOPS ->
+        /* prepare_for_absent_owner (mark_blocked with jobs left): fence,
+         * then SYM, whatever the state, with a fresh countdown; pops go on
+         * afterwards as from an acknowledged switch. */
+        s = state;
+        if
+        :: s != SYM -> state = SYM; budget = B
         :: else -> skip
         fi;
         pops++

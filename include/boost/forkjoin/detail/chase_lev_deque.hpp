@@ -236,6 +236,34 @@ public:
         return {steal_status::success, job};
     }
 
+    // Owner only: the owner will not pop for a while (it blocks in user
+    // code with jobs left here, mark_blocked) and the thieves must be able
+    // to take them meanwhile. A thief whose membarrier fails takes nothing
+    // until the owner's next pop acknowledges the switch to fences (see
+    // order_with_owner), which would be never. So the owner fences now, as
+    // a pop would, and moves to symmetric itself: thieves then need only a
+    // fence of their own. An adaptive deque comes back to asymmetric once
+    // its fenced pops see no steal (stop_fencing). A fixed asymmetric deque
+    // would stay symmetric for good, so it asks the kernel instead: if a
+    // membarrier works now, thieves can go on relying on it (one that
+    // failed only later would still wait for the owner's next pop).
+    void prepare_for_absent_owner() noexcept
+    {
+        fence_state const fences = fences_.load(std::memory_order_relaxed);
+        if (fences == fence_state::symmetric)
+            return;
+        if (!adaptive_ && !membarrier_failed.load(std::memory_order_relaxed) && heavy_fence())
+            return;
+        // Our half of the pair for every pop so far; then the release store,
+        // as in owner_acknowledge: a thief that reads `symmetric` (acquire)
+        // sees what those pops wrote, and relies on our fence, which our
+        // next pops will make too (they read our own store).
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        fenced_pops_ = fixed_fenced_pops_ != 0 ? fixed_fenced_pops_ : fence_prices::fenced_pops_per_barrier();
+        fenced_pops_left_ = fenced_pops_;
+        fences_.store(fence_state::symmetric, std::memory_order_release);
+    }
+
     // Owner only: whether its pops fence now (any state but asymmetric).
     // For tests and statistics.
     bool owner_fences() const noexcept { return fences_.load(std::memory_order_relaxed) != fence_state::asymmetric; }

@@ -112,6 +112,8 @@ private:
         std::size_t const jobs = worker->local_job_count();
         if (jobs == 0)
             return;
+        // The thieves must not need our next pop to take them.
+        worker->prepare_for_absence();
         std::atomic_thread_fence(std::memory_order_seq_cst);
         // Not empty before: these jobs are a backlog that their owner will
         // not run, so the policy should find hands for all of them.

@@ -155,6 +155,9 @@ public:
     // Owner only: how many jobs its deque holds (exact for the owner, up to
     // thieves taking some meanwhile).
     std::size_t local_job_count() const noexcept { return deque_.size(); }
+    // This worker will not pop for a while; its jobs must stay stealable
+    // (chase_lev_deque::prepare_for_absent_owner).
+    void prepare_for_absence() noexcept { deque_.prepare_for_absent_owner(); }
 
     // Runs a job taken from a queue. Never on a fiber's stack: a job is not
     // part of the fiber that happens to be running and may go deeper than
