@@ -65,6 +65,35 @@ BOOST_AUTO_TEST_CASE(zero_threads_means_the_environment_then_the_hardware)
     // Malformed values are errors: lifecycle_test.
 }
 
+namespace {
+// A policy that supports one worker (a user policy with a small counter).
+struct one_worker : fj::sleep::spin {
+    using fj::sleep::spin::spin;
+    static constexpr std::size_t max_threads = 1;
+};
+} // namespace
+
+// The hardware's count is a default: it gives way to the policy's limit, as
+// rayon's gives way to max_num_threads. A count that was asked for does not.
+BOOST_AUTO_TEST_CASE(the_default_count_gives_way_to_the_policys_limit)
+{
+    ::unsetenv("FORKJOIN_NUM_THREADS");
+    {
+        fj::basic_thread_pool<one_worker> pool;
+        BOOST_TEST(pool.num_threads() == 1u);
+        BOOST_TEST(pool.install([] { return 7; }) == 7);
+    }
+    ::setenv("FORKJOIN_NUM_THREADS", "2", 1);
+    try {
+        fj::basic_thread_pool<one_worker> pool;
+        BOOST_FAIL("built a pool of 2 threads with a one-thread policy");
+    } catch (fj::too_many_threads const& e) {
+        BOOST_TEST(std::string(e.what()).find("(by FORKJOIN_NUM_THREADS)") != std::string::npos, e.what());
+    }
+    ::unsetenv("FORKJOIN_NUM_THREADS");
+    BOOST_CHECK_THROW(fj::basic_thread_pool<one_worker>(test::threads(2)), fj::too_many_threads);
+}
+
 // rayon: start_callback_called, exit_callback_called, configuration, and
 // workers_stop (every worker has left: its exit handler ran).
 BOOST_AUTO_TEST_CASE_TEMPLATE(handlers_and_names, Policy, test::all_policies)

@@ -77,9 +77,9 @@ public:
 
     std::size_t num_threads() const noexcept { return registry_->num_threads(); }
 
-    // The fences the deques use: asymmetric or symmetric (never automatic),
-    // as pool_options::fences asked and the platform allows; symmetric once
-    // a membarrier call has failed in this process.
+    // The fences the deques use: asymmetric, adaptive or symmetric (never
+    // automatic), as pool_options::fences asked and the platform allows;
+    // symmetric once a membarrier call has failed in this process.
     fence_mode fences() const noexcept { return registry_->fences(); }
 
     // Runs f on a worker and returns its result, or rethrows its exception.

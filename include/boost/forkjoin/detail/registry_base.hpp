@@ -306,8 +306,9 @@ public:
           max_threads_(std::min(policy_max_threads, registry_thread_limit)),
           // Decided here, before any worker exists: no owner ever pops with
           // a fence other than the one its thieves expect. A breadth-first
-          // owner takes its own jobs with steal(), never pop(): asymmetric
-          // fences would cost it a membarrier per job and save nothing.
+          // owner takes most of its own jobs from the thieves' end
+          // (take_oldest: a CAS, no fence either way), so asymmetric fences
+          // would save it little and cost each steal a membarrier.
           fences_(options_.breadth_first ? fence_mode::symmetric : resolve_fence_mode(options_.fences, num_threads_)),
           deque_capacity_(deque_capacity),
           fork_generation_((watch_for_fork(), fork_generation.load(std::memory_order_relaxed))),
@@ -763,8 +764,13 @@ private:
     static std::size_t resolve_num_threads(std::size_t requested, std::size_t policy_max,
                                            std::string const& policy_name)
     {
-        std::size_t const n = requested != 0 ? requested : default_num_threads();
         std::size_t const limit = std::min(policy_max, registry_thread_limit);
+        std::size_t const from_environment = requested != 0 ? 0 : num_threads_from_environment();
+        // The hardware's count is a default, not a request: like rayon's
+        // (max_num_threads), it gives way to the policy's limit.
+        if (requested == 0 && from_environment == 0)
+            return std::min(default_num_threads(), limit);
+        std::size_t const n = requested != 0 ? requested : from_environment;
         if (n > limit)
             throw too_many_threads("boost::forkjoin: " + std::to_string(n) + " threads requested"
                                    + (requested == 0 ? std::string(" (by ") + num_threads_variable + ")" : "")
