@@ -169,6 +169,30 @@ debug_build_warnings() {
 }
 run_check debug_build_warnings debug_build_warnings
 
+# Misuse caught at compile time: each program in test/compile_fail must fail
+# to compile, with the text of its "// expected error:" line (a
+# static_assert's message) in the compiler's output.
+compile_time_errors() {
+    local f output expected
+    for f in test/compile_fail/*.cpp; do
+        expected=$(sed -n 's|^// expected error: ||p' "$f")
+        if [ -z "$expected" ]; then
+            echo "$f has no '// expected error:' line"
+            return 1
+        fi
+        if output=$(g++ -std=c++20 -fsyntax-only -Iinclude "$f" 2>&1); then
+            echo "$f compiled"
+            return 1
+        fi
+        if ! grep -qF "$expected" <<<"$output"; then
+            echo "$f failed to compile, but not with '$expected':"
+            echo "$output" | head -n 20
+            return 1
+        fi
+    done
+}
+run_check compile_time_errors compile_time_errors
+
 # The CMake package: install to a temporary prefix and build example/ as a
 # separate consumer project with find_package(boost_forkjoin).
 cmake_consumer() {

@@ -15,7 +15,7 @@ namespace boost::forkjoin {
 
 // Initial slots of each worker's deque (rounded up to a power of two). The
 // deque grows by doubling when full; a larger start avoids growth in deep
-// recursions. Default 256.
+// recursions. Default 256; at most 2^30.
 template <std::size_t N>
 struct deque_capacity : std::integral_constant<std::size_t, N> {};
 

@@ -45,6 +45,10 @@ public:
     static constexpr std::size_t initial_deque_capacity = detail::size_option_v<deque_capacity, 256, Options...>;
     static constexpr std::size_t initial_injector_capacity =
         detail::size_option_v<injector_capacity, 128, Options...>;
+    // 2^30 slots are 16 GiB a worker; past 2^62 the rounding up to a power
+    // of two would overflow the deque's signed 64-bit indices.
+    static_assert(initial_deque_capacity <= std::size_t{1} << 30,
+                  "deque_capacity<N>: N is at most 2^30 (the deque grows by itself when it needs more)");
 
     // Starts the workers (or hands them to options.spawn_handler). Throws
     // too_many_threads if the count exceeds what the policy supports,
