@@ -14,9 +14,11 @@
 
 namespace boost::forkjoin::detail {
 
-// A mutex-protected FIFO of jobs with a lock-free emptiness check. Used for
-// the few queues that are not on the join path: a worker's broadcast jobs
-// and the FIFO order of spawn_fifo.
+// A mutex-protected FIFO of jobs with a count that lets pop() skip the
+// mutex. It keeps the FIFO order of spawn_fifo and scope_fifo: its jobs are
+// reached only through placeholders on a worker's deque
+// (worker_thread::push_fifo), so the deque's push is their publication to
+// thieves and to the sleep policies, not this queue.
 class locked_job_queue {
 public:
     void push(job_ref job)
@@ -25,18 +27,21 @@ public:
             std::lock_guard lock(mutex_);
             jobs_.push_back(job);
         }
-        // Seq-cst: this count is the publication that `legacy` needs to be
-        // seq-cst before its tickle, and that `jec` reads after its
-        // pre-sleep fence (has_injected_jobs).
-        size_.fetch_add(1, std::memory_order_seq_cst);
+        // Relaxed: the pop that runs for this job runs the placeholder
+        // pushed after this returns, which it took from a deque (a release
+        // push, an acquire pop or steal), so it sees this count.
+        size_.fetch_add(1, std::memory_order_relaxed);
     }
 
     std::optional<job_ref> pop()
     {
-        if (size_.load(std::memory_order_seq_cst) == 0)
+        // Relaxed: see push. Each placeholder pops one job and there are
+        // no more placeholders than jobs, so a placeholder's pop finds its
+        // job counted and stored: neither check below fails for it.
+        if (size_.load(std::memory_order_relaxed) == 0)
             return std::nullopt;
         std::lock_guard lock(mutex_);
-        if (jobs_.empty()) // counted but not yet stored, or taken by another
+        if (jobs_.empty())
             return std::nullopt;
         job_ref const job = jobs_.front();
         jobs_.pop_front();
@@ -59,8 +64,6 @@ public:
         // worker search once more.
         size_.fetch_sub(1, std::memory_order_relaxed);
     }
-
-    bool empty() const noexcept { return size_.load(std::memory_order_seq_cst) == 0; }
 
     // The entry point of the placeholder job that stands for "the oldest job
     // of this queue" in a LIFO deque; see worker_thread::push_fifo.

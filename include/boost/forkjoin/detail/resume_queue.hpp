@@ -58,7 +58,8 @@ public:
     {
         if (ready_ == nullptr) {
             // Seq-cst, like has_work(): this load is part of a sleepy
-            // worker's search (see locked_job_queue).
+            // worker's search, which `legacy` needs to read the seq-cst
+            // publication that preceded a tickle (its scenario 2).
             if (incoming_.load(std::memory_order_seq_cst) == nullptr)
                 return std::nullopt;
             // Acquire: the pushes are a chain of RMWs on this word, so the
