@@ -161,11 +161,9 @@ run_check example_policy_bakeoff build/example/policy_bakeoff --repetitions 1
 # that leave members at their defaults, which is how pool_options is meant
 # to be written.
 debug_build_warnings() {
-    local f
-    for f in example/*.cpp; do
-        g++ -std=c++20 -O0 -Wall -Wextra -Wno-missing-field-initializers -Werror -Iinclude -c "$f" -o /dev/null ||
-            return 1
-    done
+    printf '%s\n' example/*.cpp |
+        xargs -P "$jobs" -I{} g++ -std=c++20 -O0 -Wall -Wextra -Wno-missing-field-initializers -Werror -Iinclude \
+              -c {} -o /dev/null
 }
 run_check debug_build_warnings debug_build_warnings
 
