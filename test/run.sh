@@ -7,6 +7,9 @@
 # counting test cases. Exit status 0 only if nothing failed.
 #
 # FORKJOIN_TEST_FILTER=regex runs only the checks whose name matches.
+# FORKJOIN_STRESS_JOBS=n injects n jobs per policy in the lost-wake-up
+# stress (sleep_test; default 40,000, a tenth of a minute a policy), and
+# FORKJOIN_FUZZ_SECONDS=s fuzzes for s seconds (default 30): the long hunts.
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
