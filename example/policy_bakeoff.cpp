@@ -104,7 +104,13 @@ int main(int argc, char** argv)
     std::cout << result;
 
     if (!json_path.empty()) {
-        std::ofstream(json_path) << result.to_json();
+        std::ofstream json(json_path);
+        json << result.to_json();
+        json.close(); // flushes, so that the check below sees a full disk too
+        if (!json) {
+            std::cerr << "policy_bakeoff: cannot write " << json_path << "\n";
+            return 1;
+        }
         std::cout << "JSON written to " << json_path << "\n";
     }
     if (!all_sorted) {
