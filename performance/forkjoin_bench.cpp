@@ -73,20 +73,24 @@ int driver_main(int argc, char** argv)
     print_header(m, o);
     auto const plan = build_plan(o, wls, impls, used);
     auto const t_start = wall_ns();
-    auto const results = run_plan(plan, self, rayon, o.timeout_s, o.rounds);
+    auto results = run_plan(plan, self, rayon, o.timeout_s, o.rounds);
+    auto const checks = check_results(results, used);
 
-    print_tables(wls, results, used, o);
+    print_tables(wls, results, used, checks, o);
     fmt::print("\n{} runs ({} child processes) in {:.1f} s\n", results.size(), plan.size() * std::size_t(o.rounds),
                double(wall_ns() - t_start) / 1e9);
     if (!o.json.empty())
-        write_json(o.json, m, o, wls, results, used);
+        write_json(o.json, m, o, wls, results, used, checks);
     if (!o.csv.empty())
         write_csv(o.csv, results);
     if (!o.plots.empty())
         write_plots(o.plots, wls, results, o.threads, o.quick);
 
-    bool const failed =
-        std::any_of(results.begin(), results.end(), [](auto const& r) { return r.state == run_state::failed; });
+    // A wrong result fails the run as a crash does (README.md: CI runs
+    // --quick as a test).
+    bool const failed = std::any_of(results.begin(), results.end(), [](auto const& r) {
+        return r.state == run_state::failed || r.state == run_state::wrong;
+    });
     return failed ? 1 : 0;
 }
 

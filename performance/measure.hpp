@@ -114,10 +114,15 @@ private:
     std::uint64_t state_;
 };
 
-// Nearest-rank percentile of an ascending sorted, non-empty vector.
+// Nearest-rank percentile of an ascending sorted, non-empty vector. An
+// empty one is a workload whose parameters left nothing to measure (the
+// driver rejects those; a child run by hand may not): an error, not a read
+// before the start.
 inline std::uint64_t percentile(std::vector<std::uint64_t> const& sorted, double q)
 {
     auto n = sorted.size();
+    if (n == 0)
+        throw std::invalid_argument("percentile of an empty sample: the parameters left nothing to measure");
     auto rank = static_cast<std::size_t>(std::ceil(q / 100.0 * double(n)));
     return sorted[std::clamp<std::size_t>(rank, 1, n) - 1];
 }

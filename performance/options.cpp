@@ -5,14 +5,25 @@
 #include "options.hpp"
 
 #include "implementations.hpp"
+#include "runner.hpp"
 #include "workloads.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
 #include <thread>
+#include <type_traits>
+
+#include <unistd.h>
+
+namespace fs = std::filesystem;
 
 namespace forkjoin_bench {
 
@@ -59,6 +70,74 @@ bool is_workload(std::string_view name)
     return std::any_of(registry().begin(), registry().end(), [&](workload const& w) { return w.name == name; });
 }
 
+// The limits of the numeric options: far beyond any sensible run, and low
+// enough that nothing computed from them overflows (the timeout in
+// nanoseconds, the thread count as Rayon's usize and OpenMP's int).
+constexpr std::size_t max_threads = 65535;
+constexpr int max_reps = 1'000'000;
+constexpr double max_timeout_s = 1e6;
+
+// `text` as a number, all of it, within [lo, hi]; a usage error otherwise.
+// std::from_chars, unlike strtoul and atoi, takes no sign, no blanks and no
+// trailing junk, and says when the value is out of range: "2x", "-1" and
+// "4294967297" are errors, not 2, 2^64 - 1 and 1.
+template <class T>
+T parse_number(std::string_view flag, std::string_view text, T lo, T hi)
+{
+    T v{};
+    auto const [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    bool const ok = ec == std::errc{} && end == text.data() + text.size() && !text.empty();
+    if constexpr (std::is_floating_point_v<T>) {
+        if (ok && std::isfinite(v) && v > lo && v <= hi)
+            return v;
+        usage_error(fmt::format("{} needs a number above {} and at most {}, got '{}'", flag, lo, hi, text));
+    } else {
+        if (ok && v >= lo && v <= hi)
+            return v;
+        usage_error(fmt::format("{} needs a whole number from {} to {}, got '{}'", flag, lo, hi, text));
+    }
+}
+
+// A comma-separated list with no empty item: "" and "a,,b" are errors, not
+// "everything" and "a,b".
+std::vector<std::string> parse_list(std::string_view flag, std::string_view text)
+{
+    std::vector<std::string> out;
+    for (std::size_t start = 0;;) {
+        auto const comma = text.find(',', start);
+        auto const item = text.substr(start, comma == std::string_view::npos ? comma : comma - start);
+        if (item.empty())
+            usage_error(fmt::format("{} needs a comma-separated list with no empty item, got '{}'", flag, text));
+        out.emplace_back(item);
+        if (comma == std::string_view::npos)
+            return out;
+        start = comma + 1;
+    }
+}
+
+// Fails now, not after a run of many minutes, when `path` cannot be
+// written: opens it for appending, which keeps what is there, and removes
+// it again if it was not there before.
+void check_writable_file(std::string_view flag, std::string const& path)
+{
+    std::error_code ec;
+    bool const existed = fs::exists(path, ec);
+    if (!std::ofstream(path, std::ios::app))
+        usage_error(fmt::format("{}: cannot write '{}'", flag, path));
+    if (!existed)
+        fs::remove(path, ec);
+}
+
+// The same for the plots' directory, which write_plots creates anyway.
+void check_writable_dir(std::string_view flag, std::string const& dir)
+{
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir) || ::access(dir.c_str(), W_OK | X_OK) != 0)
+        usage_error(fmt::format("{}: cannot write into directory '{}'{}", flag, dir,
+                                ec ? fmt::format(" ({})", ec.message()) : ""));
+}
+
 } // namespace
 
 std::vector<std::string> split_list(std::string_view s)
@@ -89,27 +168,17 @@ options parse_options(int argc, char** argv)
         if (a == "--quick")
             o.quick = true;
         else if (a == "--workloads")
-            o.workloads = split_list(value(i));
+            o.workloads = parse_list(a, value(i));
         else if (a == "--impls")
-            o.impls = split_list(value(i));
+            o.impls = parse_list(a, value(i));
         else if (a == "--threads") {
-            for (auto const& t : split_list(value(i))) {
-                auto n = std::strtoul(t.c_str(), nullptr, 10);
-                if (n == 0)
-                    usage_error(fmt::format("bad thread count '{}'", t));
-                o.threads.push_back(n);
-            }
-        } else if (a == "--reps") {
-            int n = std::atoi(value(i).c_str());
-            if (n < 1)
-                usage_error("--reps needs a positive number");
-            o.reps = n;
-        } else if (a == "--rounds") {
-            int n = std::atoi(value(i).c_str());
-            if (n < 1)
-                usage_error("--rounds needs a positive number");
-            o.rounds = n;
-        } else if (a == "--set") {
+            for (auto const& t : parse_list(a, value(i)))
+                o.threads.push_back(parse_number<std::size_t>(a, t, 1, max_threads));
+        } else if (a == "--reps")
+            o.reps = parse_number(a, value(i), 1, max_reps);
+        else if (a == "--rounds")
+            o.rounds = parse_number(a, value(i), 1, max_reps);
+        else if (a == "--set") {
             auto kv = value(i);
             auto dot = kv.find('.'), eq = kv.find('=');
             if (dot == std::string::npos || eq == std::string::npos || eq < dot)
@@ -124,7 +193,7 @@ options parse_options(int argc, char** argv)
         else if (a == "--rayon")
             o.rayon = value(i);
         else if (a == "--timeout")
-            o.timeout_s = std::atof(value(i).c_str());
+            o.timeout_s = parse_number(a, value(i), 0.0, max_timeout_s);
         else if (a == "--help" || a == "-h") {
             print_help();
             std::exit(0);
@@ -158,13 +227,44 @@ options parse_options(int argc, char** argv)
     for (auto const& [w, kv] : o.overrides)
         if (!is_workload(w))
             usage_error(fmt::format("--set: unknown workload '{}'", w));
+    // Every workload's parameters, the --set ones included, are checked
+    // here, before any child runs: a zero grain hangs a child, an empty
+    // sample crashes one, and a key no kernel reads would be shown in the
+    // report as if it had been used. rayon-bench gets the same values, so
+    // this covers it too.
+    for (auto const& [w, kv] : o.overrides) {
+        auto const key = kv.substr(0, kv.find('='));
+        auto const& wl = *std::find_if(registry().begin(), registry().end(), [&](auto const& r) { return r.name == w; });
+        if (!std::any_of(wl.full.begin(), wl.full.end(), [&](auto const& p) { return p.first == key; })) {
+            std::string keys;
+            for (auto const& p : wl.full)
+                keys += (keys.empty() ? "" : ", ") + std::string(p.first);
+            usage_error(fmt::format("--set {}.{}: {} has no parameter '{}'{}", w, kv, w, key,
+                                    keys.empty() ? std::string(" (it has none)") : " (it has " + keys + ")"));
+        }
+    }
+    for (auto const& wl : registry())
+        if (wl.implemented())
+            if (auto const error = param_error(wl, workload_params(wl, o)); !error.empty())
+                usage_error(fmt::format("--set: {}: {}", wl.name, error));
     if (o.threads.empty()) {
         o.threads = {1, 2};
         if (auto hw = std::thread::hardware_concurrency(); hw > 2)
             o.threads.push_back(hw);
     }
-    if (o.timeout_s <= 0)
+    // In ascending order, each once: a repeated count would give a row
+    // twice, and the "vs rayon" ratio of the second would read the first's
+    // reference (compare_policies sorts and dedupes its threads the same way).
+    std::sort(o.threads.begin(), o.threads.end());
+    o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
+    if (o.timeout_s == 0)
         o.timeout_s = o.quick ? 60 : 300;
+    if (!o.json.empty())
+        check_writable_file("--json", o.json);
+    if (!o.csv.empty())
+        check_writable_file("--csv", o.csv);
+    if (!o.plots.empty())
+        check_writable_dir("--plots", o.plots);
     return o;
 }
 

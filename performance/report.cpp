@@ -69,6 +69,15 @@ std::string json_number(double v)
     return std::isfinite(v) ? fmt::format("{}", v) : "null";
 }
 
+// An integer as JSON writes one: -?(0|[1-9][0-9]*).
+bool is_json_integer(std::string_view s)
+{
+    if (!s.empty() && s[0] == '-')
+        s.remove_prefix(1);
+    return !s.empty() && (s == "0" || s[0] != '0') &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 std::string csv_field(std::string_view s)
 {
     if (s.find_first_of(",\"\n") == std::string_view::npos)
@@ -111,7 +120,7 @@ void print_header(machine_info const& m, options const& o)
 }
 
 void print_tables(std::vector<workload const*> const& wls, std::vector<run_result> const& results,
-                  used_params const& used, options const& o)
+                  used_params const& used, check_references const& checks, options const& o)
 {
     for (auto const* wl : wls) {
         fmt::print("\n== {} : {}\n", wl->name, wl->title);
@@ -158,39 +167,48 @@ void print_tables(std::vector<workload const*> const& wls, std::vector<run_resul
             }
             if (r.state == run_state::failed)
                 line += "  FAILED: " + r.note;
+            else if (r.state == run_state::wrong)
+                line += "  WRONG RESULT: " + r.note;
             fmt::print("{}\n", line);
         }
 
         // Every implementation runs the same algorithm on the same data; a
-        // `check` field (fib's value, nbody's position sum) proves it.
-        std::map<std::string, std::vector<std::string>> checks;
+        // `check` field (fib's value, nbody's position sum) proves it, and
+        // check_results has failed the runs that computed something else.
+        auto const ref = checks.find(wl);
+        if (ref == checks.end())
+            continue;
+        std::map<std::string, std::vector<std::string>> computed;
+        bool wrong = false;
         for (auto const& r : results)
-            if (r.wl == wl && r.state == run_state::ok)
-                for (auto const& s : r.reps)
-                    if (auto c = s.find("check"); c != s.end()) {
-                        auto v = std::strtod(c->second.c_str(), nullptr);
-                        auto& who = checks[fmt::format("{}", v)];
-                        auto label = fmt::format("{}/{}", r.impl, r.threads);
-                        if (std::find(who.begin(), who.end(), label) == who.end())
-                            who.push_back(label);
-                    }
-        if (checks.size() == 1)
-            fmt::print("   check: every implementation computed {}\n", checks.begin()->first);
-        else if (checks.size() > 1) {
-            fmt::print("   WARNING: implementations disagree on the result:\n");
-            for (auto const& [v, who] : checks) {
-                std::string names;
-                for (auto const& w : who)
-                    names += (names.empty() ? "" : ", ") + w;
-                fmt::print("     {} from {}\n", v, names);
+            if (r.wl == wl && (r.state == run_state::ok || r.state == run_state::wrong) && !r.check.empty()) {
+                computed[r.check].push_back(fmt::format("{}/{}", r.impl, r.threads));
+                wrong = wrong || r.state == run_state::wrong;
             }
+        if (!wrong) {
+            fmt::print("   check: every implementation computed {}{}\n", ref->second.value,
+                       wl->expected_check ? ", the known value" : "");
+            continue;
         }
+        fmt::print("   WRONG RESULT: {}:\n", computed.size() > 1 ? "implementations disagree on the result"
+                                                                  : "every implementation computed the same");
+        for (auto const& [v, who] : computed) {
+            std::string names;
+            for (auto const& w : who)
+                names += (names.empty() ? "" : ", ") + w;
+            fmt::print("     {} from {}{}\n", v, names,
+                       ref->second.value.empty() || v == ref->second.value ? "" : "  (wrong)");
+        }
+        if (ref->second.value.empty())
+            fmt::print("     right: unknown ({})\n", ref->second.source);
+        else
+            fmt::print("     right: {} ({})\n", ref->second.value, ref->second.source);
     }
 }
 
 void write_json(std::string const& path, machine_info const& m, options const& o,
                 std::vector<workload const*> const& wls, std::vector<run_result> const& results,
-                used_params const& used)
+                used_params const& used, check_references const& checks)
 {
     std::ofstream f(path);
     if (!f)
@@ -215,6 +233,12 @@ void write_json(std::string const& path, machine_info const& m, options const& o
             f << "}";
             if (o.quick)
                 f << ", \"quick_note\": " << json_string(wl->quick_note);
+            // The result every run should have computed, as text: a check
+            // may be a 64-bit integer, which a JSON reader's double rounds.
+            if (auto ref = checks.find(wl); ref != checks.end())
+                f << ", \"check\": {\"expected\": "
+                  << (ref->second.value.empty() ? std::string("null") : json_string(ref->second.value))
+                  << ", \"from\": " << json_string(ref->second.source) << "}";
         }
         f << "}" << (i + 1 < wls.size() ? "," : "") << "\n";
     }
@@ -223,7 +247,8 @@ void write_json(std::string const& path, machine_info const& m, options const& o
         auto const& r = results[i];
         f << "    {\"workload\": " << json_string(r.wl->name) << ", \"impl\": " << json_string(r.impl)
           << ", \"threads\": " << r.threads << ", \"status\": " << json_string(state_name(r.state))
-          << ", \"note\": " << json_string(r.note) << ", \"metrics\": {";
+          << ", \"note\": " << json_string(r.note) << ", \"check\": " << json_string(r.check)
+          << ", \"metrics\": {";
         std::vector<metric> ms{r.wl->primary};
         ms.insert(ms.end(), r.wl->extras.begin(), r.wl->extras.end());
         bool first = true;
@@ -240,9 +265,14 @@ void write_json(std::string const& path, machine_info const& m, options const& o
             bool first_field = true;
             for (auto const& [k, v] : r.reps[j]) {
                 f << (first_field ? "" : ", ") << json_string(k) << ": ";
+                // An integer as printed, every digit (frame-loop's check is
+                // a 64-bit XOR; through a double it lost its low bits),
+                // another number as the shortest text of its double.
                 char* end = nullptr;
                 double d = std::strtod(v.c_str(), &end);
-                if (end && *end == '\0' && !v.empty())
+                if (is_json_integer(v))
+                    f << v;
+                else if (end && *end == '\0' && !v.empty())
                     f << json_number(d);
                 else
                     f << json_string(v);
@@ -260,7 +290,7 @@ void write_csv(std::string const& path, std::vector<run_result> const& results)
     std::ofstream f(path);
     if (!f)
         throw std::runtime_error("cannot write " + path);
-    f << "workload,impl,threads,status,metric,median,min,max,reps,note\n";
+    f << "workload,impl,threads,status,metric,median,min,max,reps,note,check\n";
     for (auto const& r : results) {
         std::vector<metric> ms{r.wl->primary};
         ms.insert(ms.end(), r.wl->extras.begin(), r.wl->extras.end());
@@ -269,13 +299,14 @@ void write_csv(std::string const& path, std::vector<run_result> const& results)
             if (auto s = summarize(r, m)) {
                 f << csv_field(r.wl->name) << ',' << r.impl << ',' << r.threads << ',' << state_name(r.state) << ','
                   << csv_field(m.label) << ',' << json_number(s->median) << ',' << json_number(s->min) << ','
-                  << json_number(s->max) << ',' << s->n << ',' << csv_field(r.note) << '\n';
+                  << json_number(s->max) << ',' << s->n << ',' << csv_field(r.note) << ',' << csv_field(r.check)
+                  << '\n';
                 any = true;
             }
         }
         if (!any)
             f << csv_field(r.wl->name) << ',' << r.impl << ',' << r.threads << ',' << state_name(r.state)
-              << ",,,,,0," << csv_field(r.note) << '\n';
+              << ",,,,,0," << csv_field(r.note) << ',' << csv_field(r.check) << '\n';
     }
 }
 

@@ -21,24 +21,26 @@
 
 namespace forkjoin_bench {
 
-// The parameters each selected workload ran with.
-using used_params = std::map<std::string_view, params>;
-
 // Where and how the benchmark runs, before anything runs.
 void print_header(machine_info const& m, options const& o);
 
+// The right result of each workload whose runs print a check
+// (check_results).
+using check_references = std::map<workload const*, check_reference>;
+
 // One table per workload: medians, min-max ranges, ratios against serial
 // and Rayon, the extra columns, and whether every implementation computed
-// the same result.
+// the right result.
 void print_tables(std::vector<workload const*> const& wls, std::vector<run_result> const& results,
-                  used_params const& used, options const& o);
+                  used_params const& used, check_references const& checks, options const& o);
 
-// Everything, every repetition's raw fields included.
+// Everything, every repetition's raw fields and each run's check included.
 void write_json(std::string const& path, machine_info const& m, options const& o,
                 std::vector<workload const*> const& wls, std::vector<run_result> const& results,
-                used_params const& used);
+                used_params const& used, check_references const& checks);
 
-// One line per (workload, implementation, threads, metric).
+// One line per (workload, implementation, threads, metric), with the run's
+// check.
 void write_csv(std::string const& path, std::vector<run_result> const& results);
 
 // One PNG per workload (gnuplot): a cluster of bars per implementation, one

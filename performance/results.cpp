@@ -5,7 +5,9 @@
 #include "results.hpp"
 
 #include <boost/forkjoin/policy_benchmark.hpp>
+#include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -13,7 +15,10 @@ namespace forkjoin_bench {
 
 std::string state_name(run_state s)
 {
-    return s == run_state::ok ? "ok" : s == run_state::skipped ? "skipped" : "failed";
+    return s == run_state::ok        ? "ok"
+           : s == run_state::skipped ? "skipped"
+           : s == run_state::wrong   ? "wrong result"
+                                     : "failed";
 }
 
 sample parse_fields(std::string_view line)
@@ -63,6 +68,76 @@ std::optional<summary> summarize(run_result const& r, metric const& m)
     // The library's bake-off statistics, so that both report the same median.
     auto const s = boost::forkjoin::benchmark_cell::summarize(v);
     return summary{s.median, s.min, s.max, v.size()};
+}
+
+std::string check_key(std::string_view text)
+{
+    auto const digits = text.substr(!text.empty() && text[0] == '-' ? 1 : 0);
+    if (!digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return std::string(text);
+    std::string const s(text);
+    char* end = nullptr;
+    double const v = std::strtod(s.c_str(), &end);
+    if (!s.empty() && end == s.c_str() + s.size())
+        return fmt::format("{}", v); // shortest round trip: one text per double
+    return s;
+}
+
+std::map<workload const*, check_reference> check_results(std::vector<run_result>& results, used_params const& used)
+{
+    std::map<workload const*, check_reference> refs;
+    for (auto& r : results) {
+        std::vector<std::string> seen;
+        for (auto const& s : r.reps)
+            if (auto c = s.find("check"); c != s.end())
+                if (auto k = check_key(c->second); std::find(seen.begin(), seen.end(), k) == seen.end())
+                    seen.push_back(k);
+        r.check.clear();
+        for (auto const& k : seen)
+            r.check += (r.check.empty() ? "" : " ") + k;
+        if (r.state == run_state::ok && !r.check.empty())
+            refs[r.wl]; // this workload has checks to judge
+    }
+    for (auto& [wl, ref] : refs) {
+        // The runs that completed and printed a check; a run whose
+        // repetitions disagree (a space in its check) votes for nothing.
+        std::vector<run_result*> runs;
+        for (auto& r : results)
+            if (r.wl == wl && r.state == run_state::ok && !r.check.empty())
+                runs.push_back(&r);
+        auto const consistent = [](run_result const* r) { return r->check.find(' ') == std::string::npos; };
+        if (wl->expected_check) {
+            ref = {check_key(wl->expected_check(used.at(wl->name))), "the known value"};
+        } else if (auto s = std::find_if(runs.begin(), runs.end(),
+                                         [&](auto* r) { return r->impl == "serial" && consistent(r); });
+                   s != runs.end()) {
+            ref = {(*s)->check, "the serial run's"};
+        } else {
+            std::map<std::string, std::size_t> votes;
+            for (auto const* r : runs)
+                if (consistent(r))
+                    ++votes[r->check];
+            std::size_t best = 0, ties = 0;
+            for (auto const& [v, n] : votes) {
+                if (n > best) {
+                    best = n;
+                    ties = 0;
+                    ref = {v, votes.size() == 1 ? "every run's" : fmt::format("that of {} of {} runs", n, runs.size())};
+                } else if (n == best)
+                    ++ties;
+            }
+            if (best == 0 || ties > 0)
+                ref = {"", "no serial run, and no result more runs computed than any other"};
+        }
+        for (auto* r : runs)
+            if (r->check != ref.value) {
+                r->state = run_state::wrong;
+                r->note = ref.value.empty()
+                              ? fmt::format("computed {}; the runs disagree and none is known to be right", r->check)
+                              : fmt::format("computed {}, not {} ({})", r->check, ref.value, ref.source);
+            }
+    }
+    return refs;
 }
 
 run_result const* find_result(std::vector<run_result> const& all, workload const* wl, std::string_view impl,

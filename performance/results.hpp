@@ -23,7 +23,9 @@ namespace forkjoin_bench {
 // The `key=value` fields of one `rep` line.
 using sample = std::map<std::string, std::string, std::less<>>;
 
-enum class run_state { ok, skipped, failed };
+// wrong: the run completed, but its `check` is not the right result
+// (check_results); it fails the benchmark as a crash does.
+enum class run_state { ok, skipped, failed, wrong };
 
 struct run_result {
     workload const* wl;
@@ -33,7 +35,13 @@ struct run_result {
     std::string note;
     std::vector<sample> reps;
     double seconds = 0; // of the child process that produced it
+    // The `check` fields of its repetitions (check_key), each distinct one
+    // once, space-separated; "" if they had none. Set by check_results.
+    std::string check;
 };
+
+// The parameters each selected workload ran with.
+using used_params = std::map<std::string_view, params>;
 
 std::string state_name(run_state s);
 
@@ -54,6 +62,30 @@ struct summary {
 
 // The metric over a run's repetitions; nothing if no repetition has it.
 std::optional<summary> summarize(run_result const& r, metric const& m);
+
+// A `check` field as results are compared and reported: an integer exactly
+// as printed (frame-loop's is a 64-bit XOR, which a double would round),
+// another number as the shortest text that reads back as the same double
+// (nbody's sum, which C++ and Rust print alike only below 1e16), anything
+// else as it is.
+std::string check_key(std::string_view text);
+
+// What the runs of a workload should have computed.
+struct check_reference {
+    std::string value;  // "": they disagree and nothing says which is right
+    std::string source; // why this is the right value
+};
+
+// Compares the `check` fields of each workload's runs, and marks each run
+// that completed (ok) but computed something else than the right result
+// `wrong`, with a note. The right result is, in this order: the value the
+// workload knows to be right (workload::expected_check: fib), the serial
+// run's (the same algorithm with no scheduler at all), or the one computed
+// by more runs than any other. When runs disagree and none of these
+// decides, every run with a check is wrong: the benchmark cannot tell which
+// one is. A run whose repetitions disagree with each other is wrong too.
+// Returns the reference of each workload whose runs print a check.
+std::map<workload const*, check_reference> check_results(std::vector<run_result>& results, used_params const& used);
 
 // The result of `impl` on `wl` at `threads` (any thread count if none).
 run_result const* find_result(std::vector<run_result> const& all, workload const* wl, std::string_view impl,

@@ -58,7 +58,12 @@ child_output run_child(std::vector<std::string> const& args, double timeout_s)
     ::close(fd[1]);
 
     std::string buffer;
-    auto deadline = start + std::uint64_t(timeout_s * 1e9);
+    // Clamped before the conversion: a double past 2^64 (or a NaN) converted
+    // to an integer is undefined behaviour, in practice a deadline in the
+    // past that kills every child at once. parse_options caps --timeout far
+    // below that; 1e18 ns (31 years) keeps start + budget in range anyway.
+    double const budget_ns = timeout_s * 1e9;
+    auto deadline = start + (budget_ns > 0 ? std::uint64_t(std::min(budget_ns, 1e18)) : 0);
     for (;;) {
         auto now = wall_ns();
         if (now >= deadline) {
@@ -121,12 +126,12 @@ std::vector<run_result> execute(plan_item const& item, std::string const& self, 
     };
 
     std::string const& impl = item.impls.front();
-    if (item.wl->forkjoin_only && !is_forkjoin(impl)) {
+    if (!item.wl->forkjoin_only.empty() && !is_forkjoin(impl)) {
         results[0].state = run_state::skipped;
         results[0].note =
             impl == "forkjoin-main"
                 ? std::string("measured on the policy rows: this workload runs inside the pool either way")
-                : fmt::format("Boost.ForkJoin only: {} has no fibers (nothing parks, no spawn_future)", impl);
+                : fmt::format("Boost.ForkJoin only: {}", item.wl->forkjoin_only);
         return results;
     }
     std::vector<std::string> args;

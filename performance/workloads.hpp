@@ -20,8 +20,8 @@
 //    noop-spawn-10ms differ only in their period).
 //
 // Adding a workload: write the kernel here and in rayon/src/main.rs, append
-// the kernel to `kernels`, append a row to `registry()`, and document why it
-// exists in README.md. Rows with an empty kernel are reserved: they show in
+// the kernel to `kernels`, append a row to `registry()`, give its parameters
+// their ranges in `param_error()`, and document why it exists in README.md. Rows with an empty kernel are reserved: they show in
 // --list and in the report, and are never run.
 
 #include "executors.hpp"
@@ -102,6 +102,16 @@ std::uint64_t fib(Ex& ex, unsigned n)
         return n;
     auto [a, b] = ex.join([&ex, n] { return fib(ex, n - 1); }, [&ex, n] { return fib(ex, n - 2); });
     return a + b;
+}
+
+// fib(n) by a loop: what the `check` field of every fib run must say
+// (workload::expected_check).
+inline std::uint64_t fib_value(unsigned n)
+{
+    std::uint64_t a = 0, b = 1; // fib(0), fib(1)
+    for (unsigned i = 0; i < n; ++i)
+        a = std::exchange(b, a + b);
+    return a;
 }
 
 // Number of join calls fib(n) makes: one per inner node, fib(n + 1) - 1.
@@ -568,7 +578,7 @@ struct wake_latency_kernel {
                 auto e = sw.stop();
                 std::sort(lat.begin(), lat.end());
                 return fmt::format("wall_ns={} cpu_ns={} p50_ns={} p99_ns={} max_ns={} tries={}", e.wall_ns, e.cpu_ns,
-                                   percentile(lat, 50), percentile(lat, 99), lat.back(), tries);
+                                   percentile(lat, 50), percentile(lat, 99), percentile(lat, 100), tries);
             });
         }
     }
@@ -674,10 +684,9 @@ inline std::vector<node> make(std::uint64_t count)
         }
         return &n;
     };
-    if ((count & (count + 1)) != 0)
-        throw std::invalid_argument("tree-sum: nodes must be 2^k - 1");
-    if (count != 0)
-        build(build, count);
+    if (count == 0 || (count & (count + 1)) != 0)
+        throw std::invalid_argument("tree-sum: nodes must be 2^k - 1, k > 0");
+    build(build, count);
     return nodes;
 }
 
@@ -944,8 +953,10 @@ struct spawn_future_kernel {
 // steal-heavy work. Boost.ForkJoin only. Each repetition builds three pools
 // of the executor's size, asymmetric, symmetric and adaptive, and runs the
 // same increment-all passes and the same quicksort on each, in an order
-// that rotates from one repetition to the next. The executor's own pool stays idle meanwhile (asleep under jec
-// and legacy); a spin pool would compete for the cores, so that row skips.
+// that rotates from one repetition to the next (the `rotation` field: which
+// pool went first). The executor's own pool stays idle meanwhile (asleep
+// under jec and legacy); a spin pool would compete for the cores, so that
+// row skips.
 // ---------------------------------------------------------------------------
 
 struct fence_modes_kernel {
@@ -957,7 +968,8 @@ struct fence_modes_kernel {
         if constexpr (!Ex::has_fibers) {
             skip("Boost.ForkJoin only: the fence mode is a pool option of the library");
         } else if constexpr (std::is_same_v<typename Ex::pool_type::sleep_policy_type, boost::forkjoin::sleep::spin>) {
-            skip("the executor's own spin pool would compete with the two measured pools; see the jec/legacy rows");
+            skip("the executor's own spin pool would compete with the three measured pools; see the jec/legacy "
+                 "rows");
         } else {
             using pool_type = typename Ex::pool_type;
             std::size_t const threads = ex.pool().num_threads();
@@ -1005,15 +1017,21 @@ struct fence_modes_kernel {
 
             using boost::forkjoin::fence_mode;
             constexpr fence_mode modes[] = {fence_mode::asymmetric, fence_mode::symmetric, fence_mode::adaptive};
-            int round = 0;
+            // Static: compare_policies measures each repetition of a policy
+            // with a call of its own (one rep, child.cpp), so a counter
+            // local to this call would start every repetition with the
+            // asymmetric pool. One counter per executor type, i.e. per
+            // policy, so each policy's repetitions rotate through all three
+            // orders. A child runs one kernel on one thread: no race.
+            static int round = 0;
             repeat(ctx, [&] {
                 stopwatch sw;
                 measure m[3]; // by modes[], run in an order that rotates
+                int const rotation = round++ % 3;
                 for (int k = 0; k < 3; ++k) {
-                    int const i = (round + k) % 3;
+                    int const i = (rotation + k) % 3;
                     m[i] = measure_mode(modes[i]);
                 }
-                ++round;
                 measure const& a = m[0];
                 measure const& s = m[1];
                 measure const& d = m[2];
@@ -1022,12 +1040,12 @@ struct fence_modes_kernel {
                                    "sort_asym_ns={} sort_sym_ns={} sort_adaptive_ns={} "
                                    "inc_sym_per_asym={:.4f} sort_sym_per_asym={:.4f} "
                                    "inc_adaptive_per_best={:.4f} sort_adaptive_per_best={:.4f} "
-                                   "steals_asym={} steals_sym={} passes={} asymmetric_available={}",
+                                   "steals_asym={} steals_sym={} passes={} asymmetric_available={} rotation={}",
                                    e.wall_ns, e.cpu_ns, a.inc_ns, s.inc_ns, d.inc_ns, a.sort_ns, s.sort_ns, d.sort_ns,
                                    double(s.inc_ns) / double(a.inc_ns), double(s.sort_ns) / double(a.sort_ns),
                                    double(d.inc_ns) / double(std::min(a.inc_ns, s.inc_ns)),
                                    double(d.sort_ns) / double(std::min(a.sort_ns, s.sort_ns)), a.steals, s.steals,
-                                   passes, a.asymmetric ? 1 : 0);
+                                   passes, a.asymmetric ? 1 : 0, rotation);
             });
         }
     }
@@ -1080,9 +1098,14 @@ struct workload {
     int reps_full;
     int reps_quick;
     int warmup;
-    // Measures something only Boost.ForkJoin has (its fibers): the other
-    // implementations are reported as n/a and not run.
-    bool forkjoin_only = false;
+    // Non-empty: measures something only Boost.ForkJoin has, and says what
+    // (its fibers, its fence modes); the other implementations are reported
+    // as n/a with this reason and not run.
+    std::string_view forkjoin_only = {};
+    // Where the right result is cheap to know: the `check` field every run
+    // must print for these parameters (the driver compares the exact text).
+    // Otherwise the runs are checked against each other (results.hpp).
+    std::string (*expected_check)(params const&) = nullptr;
 
     bool implemented() const noexcept { return !kernel.empty(); }
 };
@@ -1101,7 +1124,8 @@ inline std::vector<workload> const& registry()
          {{"n", "32"}},
          {{"n", "27"}},
          "fib(27) instead of fib(32)",
-         5, 3, 1},
+         5, 3, 1, {},
+         [](params const& p) { return std::to_string(fib_value(static_cast<unsigned>(p.get("n")))); }},
         {"increment-all", "increment-all",
          "add 1 to 100*1024 u64, split by join down to <= 1024 elements; one install per pass",
          {"wall_ns", "passes", 1e-3, "us/pass", 2},
@@ -1242,7 +1266,7 @@ inline std::vector<workload> const& registry()
          {{"rounds", "500000"}},
          {{"rounds", "100000"}},
          "100,000 round trips per repetition instead of 500,000",
-         5, 3, 1, true},
+         5, 3, 1, "no other implementation has fibers to park"},
         {"spawn-future", "spawn-future",
          "N empty tasks from a worker: spawn_future + get against a scope's spawn (Boost.ForkJoin only)",
          {"spawn_future_ns", "", 1.0, "ns/future", 1},
@@ -1251,7 +1275,7 @@ inline std::vector<workload> const& registry()
          {{"tasks", "100000"}, {"inner", "5"}},
          {{"tasks", "20000"}, {"inner", "3"}},
          "20,000 tasks, best of 3, instead of 100,000, best of 5",
-         5, 3, 1, true},
+         5, 3, 1, "no other implementation has fibers (no spawn_future)"},
         // The deques' fence modes (see README.md): Boost.ForkJoin only.
         {"fence-modes", "fence-modes",
          "increment-all and quicksort on asymmetric-, symmetric- and adaptive-fence pools: symmetric time / "
@@ -1271,9 +1295,91 @@ inline std::vector<workload> const& registry()
          {{"len", "102400"}, {"grain", "1024"}, {"passes", "1000"}, {"sort_len", "10000000"}, {"cutoff", "5120"}},
          {{"len", "102400"}, {"grain", "1024"}, {"passes", "50"}, {"sort_len", "1000000"}, {"cutoff", "5120"}},
          "50 passes and 1M integers instead of 1000 and 10M, one repetition",
-         5, 1, 0, true},
+         5, 1, 0, "the fence mode is a pool option of the library"},
     };
     return rows;
+}
+
+// What a workload's parameters may be; "" if `p` is fine, else why not. The
+// driver checks every workload's parameters, --set ones included, before
+// any child runs (options.cpp), so a value that would hang a child (a zero
+// grain or period), crash it (an empty sample: wake-latency.tries=0), make
+// its arithmetic overflow, or not be read at all is a usage error instead.
+// A key must be one of the workload's full-size parameters, a value an
+// unsigned decimal integer (params::get) within the kernel's range.
+inline std::string param_error(workload const& wl, params const& p)
+{
+    struct range {
+        std::string_view kernel, key;
+        std::uint64_t min, max;
+        std::string_view why = {};
+    };
+    constexpr std::uint64_t any = ~std::uint64_t{0};
+    constexpr std::uint64_t hour_ms = 3'600'000, minute_us = 60'000'000;
+    // Parameters missing here take any value; sizes above the memory fail
+    // in the child, clearly (std::bad_alloc).
+    static range const ranges[] = {
+        {"fib", "n", 0, 93, "fib(94) does not fit in 64 bits"},
+        {"increment-all", "len", 1, any},
+        {"increment-all", "grain", 1, any, "0 never stops splitting"},
+        {"increment-all", "passes", 1, any},
+        {"increment-all", "inside", 0, 1},
+        {"nbody", "bodies", 1, any},
+        {"nbody", "ticks", 1, any},
+        {"nbody", "outer_grain", 1, any, "0 never stops splitting"},
+        {"nbody", "inner_grain", 1, any, "0 never stops splitting"},
+        {"quicksort", "len", 1, any},
+        {"quicksort", "cutoff", 1, any, "0 never stops splitting"},
+        {"noop-spawn", "period_us", 1, minute_us},
+        {"noop-spawn", "window_ms", 1, hour_ms},
+        {"idle", "window_ms", 1, hour_ms},
+        {"idle", "burst_n", 0, 93, "fib(94) does not fit in 64 bits"},
+        {"wake-latency", "tries", 1, any},
+        {"wake-latency", "sleep_ms", 0, hour_ms},
+        {"wakeups", "tries", 1, any},
+        {"wakeups", "sleep_ms", 0, hour_ms},
+        {"install-roundtrip", "rounds", 1, any},
+        {"tree-sum", "nodes", 1, (std::uint64_t{1} << 32) - 1, "the expected sum must fit in 64 bits"},
+        {"tree-sum", "sums", 1, any},
+        {"frame-loop", "period_us", 1, minute_us},
+        {"frame-loop", "window_ms", 1, hour_ms},
+        {"frame-loop", "len", 1, any},
+        {"frame-loop", "grain", 1, any, "0 never stops splitting"},
+        {"frame-loop", "paired", 0, 1},
+        {"park-unpark", "rounds", 1, any},
+        {"spawn-future", "tasks", 1, any},
+        {"spawn-future", "inner", 1, 1000},
+        {"fence-modes", "len", 1, any},
+        {"fence-modes", "grain", 1, any, "0 never stops splitting"},
+        {"fence-modes", "passes", 1, any},
+        {"fence-modes", "sort_len", 1, any},
+        {"fence-modes", "cutoff", 1, any, "0 never stops splitting"},
+    };
+    for (auto const& [key, text] : p.all()) {
+        if (std::none_of(wl.full.begin(), wl.full.end(), [&](auto const& kv) { return kv.first == key; }))
+            return fmt::format("no parameter '{}'", key);
+        std::uint64_t v = 0;
+        try {
+            v = p.get(key);
+        } catch (std::invalid_argument const& e) {
+            return e.what();
+        }
+        for (auto const& r : ranges)
+            if (r.kernel == wl.kernel && r.key == key && (v < r.min || v > r.max))
+                return r.max == any ? fmt::format("{} must be at least {}{}, not {}", key, r.min,
+                                                  r.why.empty() ? "" : fmt::format(" ({})", r.why), text)
+                                    : fmt::format("{} must be from {} to {}{}, not {}", key, r.min, r.max,
+                                                  r.why.empty() ? "" : fmt::format(" ({})", r.why), text);
+    }
+    if (wl.kernel == "tree-sum" && (p.get("nodes") & (p.get("nodes") + 1)) != 0)
+        return fmt::format("nodes must be 2^k - 1 (a complete tree), not {}", p.get("nodes"));
+    // The paired frame loop measures a pooled frame against the serial one
+    // before it, so its window must hold two frames (the percentiles of no
+    // pooled frame crashed the child).
+    if (wl.kernel == "frame-loop" && p.get("paired") == 1 && p.get("window_ms") * 1000 <= p.get("period_us"))
+        return fmt::format("paired needs a window of more than one period, i.e. window_ms > period_us / 1000 = {}",
+                           double(p.get("period_us")) / 1000);
+    return {};
 }
 
 } // namespace forkjoin_bench
