@@ -769,7 +769,7 @@ private:
         // The hardware's count is a default, not a request: like rayon's
         // (max_num_threads), it gives way to the policy's limit.
         if (requested == 0 && from_environment == 0)
-            return std::min(default_num_threads(), limit);
+            return std::min(hardware_num_threads(), limit);
         std::size_t const n = requested != 0 ? requested : from_environment;
         if (n > limit)
             throw too_many_threads("boost::forkjoin: " + std::to_string(n) + " threads requested"

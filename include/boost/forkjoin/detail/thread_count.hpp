@@ -53,10 +53,9 @@ inline std::size_t num_threads_from_environment()
     return n;
 }
 
-inline std::size_t default_num_threads()
+// The hardware's thread count; 1 where the platform cannot tell.
+inline std::size_t hardware_num_threads()
 {
-    if (std::size_t const n = num_threads_from_environment())
-        return n;
     unsigned const hw = std::thread::hardware_concurrency();
     return hw == 0 ? 1 : hw;
 }
