@@ -254,14 +254,9 @@ public:
             return;
         if (!adaptive_ && !membarrier_failed.load(std::memory_order_relaxed) && heavy_fence())
             return;
-        // Our half of the pair for every pop so far; then the release store,
-        // as in owner_acknowledge: a thief that reads `symmetric` (acquire)
-        // sees what those pops wrote, and relies on our fence, which our
-        // next pops will make too (they read our own store).
+        // Our half of the pair for every pop so far, as a pop's fence.
         std::atomic_thread_fence(std::memory_order_seq_cst);
-        fenced_pops_ = fixed_fenced_pops_ != 0 ? fixed_fenced_pops_ : fence_prices::fenced_pops_per_barrier();
-        fenced_pops_left_ = fenced_pops_;
-        fences_.store(fence_state::symmetric, std::memory_order_release);
+        start_fencing();
     }
 
     // Owner only: whether its pops fence now (any state but asymmetric).
@@ -373,13 +368,7 @@ private:
     BOOST_FORKJOIN_NOINLINE void owner_acknowledge(fence_state fences) noexcept
     {
         if (fences == fence_state::switching) {
-            // From now on we fence (coherence: we cannot read an earlier
-            // state again). Release: a thief that reads `symmetric`
-            // (acquire) also sees everything our earlier pops, the last one
-            // with a compiler barrier only, wrote.
-            fenced_pops_ = fixed_fenced_pops_ != 0 ? fixed_fenced_pops_ : fence_prices::fenced_pops_per_barrier();
-            fenced_pops_left_ = fenced_pops_;
-            fences_.store(fence_state::symmetric, std::memory_order_release);
+            start_fencing();
             return;
         }
         // draining. Seq-cst: see fence_state; it also acquires the last
@@ -387,6 +376,18 @@ private:
         // fails and our next pop acknowledges it.
         if (light_thieves_.load(std::memory_order_seq_cst) == 0)
             fences_.compare_exchange_strong(fences, fence_state::asymmetric, std::memory_order_relaxed);
+    }
+
+    // The owner, having fenced already: from now on it fences (coherence:
+    // it cannot read an earlier state again), and an adaptive deque counts
+    // down to going back. Release: a thief that reads `symmetric` (acquire)
+    // also sees everything the earlier pops, the last one with a compiler
+    // barrier only, wrote.
+    void start_fencing() noexcept
+    {
+        fenced_pops_ = fixed_fenced_pops_ != 0 ? fixed_fenced_pops_ : fence_prices::fenced_pops_per_barrier();
+        fenced_pops_left_ = fenced_pops_;
+        fences_.store(fence_state::symmetric, std::memory_order_release);
     }
 
     // The owner's fences have cost about one membarrier and no thief came.
