@@ -99,20 +99,14 @@ T parse_number(std::string_view flag, std::string_view text, T lo, T hi)
 }
 
 // A comma-separated list with no empty item: "" and "a,,b" are errors, not
-// "everything" and "a,b".
+// "everything" and "a,b". split_list drops empty items, so a list that had
+// one comes back with fewer items than its commas plus one.
 std::vector<std::string> parse_list(std::string_view flag, std::string_view text)
 {
-    std::vector<std::string> out;
-    for (std::size_t start = 0;;) {
-        auto const comma = text.find(',', start);
-        auto const item = text.substr(start, comma == std::string_view::npos ? comma : comma - start);
-        if (item.empty())
-            usage_error(fmt::format("{} needs a comma-separated list with no empty item, got '{}'", flag, text));
-        out.emplace_back(item);
-        if (comma == std::string_view::npos)
-            return out;
-        start = comma + 1;
-    }
+    std::vector<std::string> items = split_list(text);
+    if (items.size() != static_cast<std::size_t>(std::count(text.begin(), text.end(), ',')) + 1)
+        usage_error(fmt::format("{} needs a comma-separated list with no empty item, got '{}'", flag, text));
+    return items;
 }
 
 // Fails now, not after a run of many minutes, when `path` cannot be
