@@ -249,9 +249,14 @@ public:
     // failed only later would still wait for the owner's next pop).
     void prepare_for_absent_owner() noexcept
     {
+        // Relaxed, as in pop: only we store `symmetric`, so reading it is
+        // reading our own store; a thief's `switching` read late is read
+        // at our next pop.
         fence_state const fences = fences_.load(std::memory_order_relaxed);
         if (fences == fence_state::symmetric)
             return;
+        // Relaxed: a hint, as for the thieves; a stale `false` only costs
+        // the membarrier below, whose own failure we then see.
         if (!adaptive_ && !membarrier_failed.load(std::memory_order_relaxed) && heavy_fence())
             return;
         // Our half of the pair for every pop so far, as a pop's fence.
