@@ -196,8 +196,8 @@ options parse_options(int argc, char** argv)
             for (auto const& w : registry())
                 fmt::print("  {:<16} {}\n", w.name, w.title);
             fmt::print("implementations:\n");
-            for (auto const& i : implementations)
-                fmt::print("  {:<16} {}\n", i.name, i.description);
+            for (auto const& impl : implementations)
+                fmt::print("  {:<16} {}\n", impl.name, impl.description);
             std::exit(0);
         } else
             usage_error(fmt::format("unknown option '{}'", a));

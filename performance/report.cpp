@@ -206,17 +206,17 @@ void print_tables(std::vector<workload const*> const& wls, std::vector<run_resul
     }
 }
 
-void write_json(std::string const& path, machine_info const& m, options const& o,
+void write_json(std::string const& path, machine_info const& machine, options const& o,
                 std::vector<workload const*> const& wls, std::vector<run_result> const& results,
                 used_params const& used, check_references const& checks)
 {
     std::ofstream f(path);
     if (!f)
         throw std::runtime_error("cannot write " + path);
-    f << "{\n  \"machine\": {" << "\"cpu\": " << json_string(m.cpu) << ", \"cores\": " << m.cores
-      << ", \"os\": " << json_string(m.os) << ", \"compiler\": " << json_string(m.compiler)
-      << ", \"libraries\": " << json_string(m.libraries) << ", \"rayon\": " << json_string(m.rayon)
-      << ", \"load_average\": " << json_string(m.load) << ", \"env\": " << json_string(m.env) << ", \"date\": " << json_string(m.date) << "},\n";
+    f << "{\n  \"machine\": {" << "\"cpu\": " << json_string(machine.cpu) << ", \"cores\": " << machine.cores
+      << ", \"os\": " << json_string(machine.os) << ", \"compiler\": " << json_string(machine.compiler)
+      << ", \"libraries\": " << json_string(machine.libraries) << ", \"rayon\": " << json_string(machine.rayon)
+      << ", \"load_average\": " << json_string(machine.load) << ", \"env\": " << json_string(machine.env) << ", \"date\": " << json_string(machine.date) << "},\n";
     f << "  \"mode\": " << json_string(o.quick ? "quick" : "full") << ",\n  \"rounds\": " << o.rounds
       << ",\n  \"workloads\": [\n";
     for (std::size_t i = 0; i < wls.size(); ++i) {

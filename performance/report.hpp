@@ -35,7 +35,7 @@ void print_tables(std::vector<workload const*> const& wls, std::vector<run_resul
                   used_params const& used, check_references const& checks, options const& o);
 
 // Everything, every repetition's raw fields and each run's check included.
-void write_json(std::string const& path, machine_info const& m, options const& o,
+void write_json(std::string const& path, machine_info const& machine, options const& o,
                 std::vector<workload const*> const& wls, std::vector<run_result> const& results,
                 used_params const& used, check_references const& checks);
 
