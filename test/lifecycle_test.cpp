@@ -1178,6 +1178,28 @@ BOOST_AUTO_TEST_CASE(use_current_thread_pool_destroyed_on_another_thread_termina
     BOOST_TEST(r.says("destroy it on that thread"), r);
 }
 
+// Worker 0 of such a pool waits for the jobs of another pool's in_place_scope
+// as that worker, and the scope reads the worker's registry when it ends:
+// destroying the pool inside the scope's body would leave the scope with a
+// freed worker (a use-after-free under ASan before), so it is refused.
+BOOST_AUTO_TEST_CASE(use_current_thread_pool_destroyed_inside_another_pools_scope_terminates)
+{
+    test::child_result const r = test::run_in_child([] {
+        fj::thread_pool other(test::threads(2));
+        fj::pool_options options = test::threads(2);
+        options.use_current_thread = true;
+        auto pool = std::make_unique<fj::thread_pool>(options);
+        std::atomic<int> ran{0};
+        other.in_place_scope([&](fj::lifo_scope& s) {
+            for (int i = 0; i < 8; ++i)
+                s.spawn([&] { ++ran; });
+            pool.reset();
+        });
+    });
+    BOOST_TEST(r.aborted(), r);
+    BOOST_TEST(r.says("Destroy the pool outside the scope"), r);
+}
+
 BOOST_AUTO_TEST_CASE(use_current_thread_is_refused_for_the_global_pool)
 {
     fj::pool_options options = test::threads(2);

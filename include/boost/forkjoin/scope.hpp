@@ -226,7 +226,8 @@ public:
     template <scope_order Order>
     scope_activity_hold(registry_base& registry, worker_thread* worker, basic_scope<Order>& scope)
         : registry_(registry),
-          node_{&registry, worker != nullptr ? worker->current_fiber() : nullptr, &scope, &end_body_of<Order>}
+          node_{&registry, worker != nullptr ? worker->current_fiber() : nullptr, worker, &scope,
+                &end_body_of<Order>}
     {
         registry_.acquire_activity();
         link_held_scope(node_);

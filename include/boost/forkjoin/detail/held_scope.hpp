@@ -26,11 +26,16 @@ namespace boost::forkjoin::detail {
 
 class registry_base;
 class running_fiber;
+class worker_thread;
 
 struct held_scope {
     registry_base const* registry;
     // The fiber the body runs on, nullptr for the thread's own stack.
     running_fiber const* fiber;
+    // The worker (of another pool) that waits for the scope's jobs, running
+    // its own pool's jobs meanwhile; nullptr for a thread outside every
+    // pool. That pool must outlive the scope (registry_base::shut_down).
+    worker_thread const* waiter;
     void* scope;
     // Ends the body's part of the scope and waits for its jobs, unless the
     // body has ended already; then says false.

@@ -408,6 +408,10 @@ public:
             if (self != adopted_)
                 fail("boost::forkjoin: a pool built with use_current_thread was destroyed on another thread than "
                      "the one that built it (its worker 0); destroy it on that thread");
+            if (waits_for_a_scope_held_here(*adopted_))
+                fail("boost::forkjoin: a pool built with use_current_thread was destroyed inside the body of "
+                     "another pool's in_place_scope that its worker 0 opened: the scope waits for its jobs as "
+                     "that worker. Destroy the pool outside the scope");
         } else if (owns(self)) {
             begin_termination();
             std::fprintf(stderr,
@@ -876,6 +880,17 @@ private:
         }
         for (native_thread& t : threads_)
             t.join(); // each has left run(): this returns at once
+    }
+
+    // Whether `worker` waits for the jobs of an in_place_scope of another
+    // pool whose body runs on this thread: that wait runs this pool's jobs
+    // and reads the worker's registry when the scope ends.
+    static bool waits_for_a_scope_held_here(worker_thread const& worker) noexcept
+    {
+        for (held_scope const* node = scopes_held_by_this_thread; node != nullptr; node = node->next)
+            if (node->waiter == &worker)
+                return true;
+        return false;
     }
 
     // Ends the in_place_scopes of this pool whose bodies run on the stack
