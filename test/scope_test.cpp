@@ -591,6 +591,30 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast_barrier, Policy, test::all_p
     BOOST_TEST(true);
 }
 
+// In an exit_handler the pool's other workers have left their loops: a
+// scope's spawn_broadcast there is refused with pool_terminated, as the
+// pool's own spawn_broadcast is, instead of queueing jobs that nobody will
+// run (the scope waited for them for ever before).
+BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast_in_an_exit_handler_throws_pool_terminated, Policy,
+                              test::all_policies)
+{
+    test::watchdog const hang_guard("scope_spawn_broadcast_in_an_exit_handler");
+    std::atomic<int> refused{0}, ran{0};
+    fj::pool_options options = test::threads(2);
+    options.exit_handler = [&](std::size_t index) {
+        if (index != 0)
+            return;
+        try {
+            fj::in_place_scope([&](fj::lifo_scope& s) { s.spawn_broadcast([&](fj::broadcast_context) { ++ran; }); });
+        } catch (fj::pool_terminated const&) {
+            ++refused;
+        }
+    };
+    { test::pool<Policy> pool(options); }
+    BOOST_TEST(refused.load() == 1);
+    BOOST_TEST(ran.load() == 0);
+}
+
 // rayon: scope_spawn_broadcast_panic_one, scope_spawn_broadcast_panic_many.
 BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast_panic, Policy, test::all_policies)
 {

@@ -95,9 +95,19 @@ public:
                 record_exception(std::current_exception());
             }
         };
+        // The jobs hold a unit of the pool's activity, as the pool's own
+        // spawn_broadcast does: in an exit_handler the other workers have
+        // left their loops, and jobs queued for them would never run. The
+        // claim throws pool_terminated there instead.
+        detail::activity_claim activity(registry_);
         // One count for all the jobs: the last to finish destroys f, then
-        // drops it (detail::spawned_broadcast).
-        auto done = [this]() noexcept { latch_.set(); };
+        // drops it (detail::spawned_broadcast), then gives the unit back.
+        // The registry outlives that unit; the scope may not outlive the
+        // count.
+        auto done = [this, registry = &registry_]() noexcept {
+            latch_.set();
+            registry->release_activity();
+        };
         latch_.increment();
         try {
             detail::spawn_broadcast_jobs(registry_, std::move(body), done);
@@ -105,6 +115,7 @@ public:
             latch_.set();
             throw;
         }
+        activity.hand_to_job();
     }
 
     // Runs f(*this) (or f()) on a fiber (see future.hpp) and returns its
