@@ -1009,6 +1009,42 @@ BOOST_AUTO_TEST_CASE(a_cancellation_destroyed_unrun_releases_the_state)
     BOOST_TEST(live.load() == 0);
 }
 
+// The state keeps the I/O object's executor only while the operation is
+// pending. A future may outlive its io_context, and an executor destroyed
+// after the io_context's services, a strand's say, uses freed memory (ASan:
+// heap-use-after-free in ~strand_impl, from the future's get(), before).
+// The counting executor shows the copy the state kept, strand or not.
+BOOST_AUTO_TEST_CASE(a_finished_operation_leaves_no_executor_in_its_future)
+{
+    std::atomic<int> live{0};
+    using executor = counting_executor<asio::io_context::executor_type>;
+    using timer_type = asio::steady_timer::rebind_executor<executor>::other;
+    // Completed, then the io_context goes while the future lives.
+    {
+        fj::future<void> expiry;
+        {
+            asio::io_context io;
+            timer_type timer(executor(io.get_executor(), live), 1ms);
+            expiry = timer.async_wait(fj::use_future);
+            io.run();
+        }
+        BOOST_TEST(live.load() == 0);
+        BOOST_TEST(expiry.poll());
+        expiry.get();
+    }
+    // Abandoned: the io_context destroyed with the operation pending.
+    {
+        fj::future<void> expiry;
+        {
+            asio::io_context io;
+            timer_type timer(executor(io.get_executor(), live), 1h);
+            expiry = timer.async_wait(fj::use_future);
+        }
+        BOOST_TEST(live.load() == 0);
+        BOOST_CHECK_THROW(expiry.get(), std::future_error);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(a_handler_destroyed_unrun_breaks_the_promise)
 {
     fj::future<void> expiry;

@@ -463,36 +463,44 @@ struct use_future_completion<First, Rest...> {
 // operation's cancellation handler may refer to freed state and must not be
 // called. The mutex is recursive because an operation may complete from
 // inside its own cancellation handler, on the emitting thread.
+//
+// The executor is kept only while the operation is pending. The future may
+// outlive the io_context, and a strand's executor, destroyed after the
+// io_context has destroyed its strand service, would use that freed service.
 template <class T>
 class use_future_state final : public result_state<T> {
 public:
     // Two references: the future's and the completion handler's.
     use_future_state() noexcept : result_state<T>(2) {}
 
+    // Called once, before the operation starts.
     template <class Executor>
     void set_cancellation_executor(Executor const& executor)
     {
         executor_ = executor;
+        cancellable_ = true;
     }
 
     // The slot the completion handler offers the operation: connected only
     // when a cancellation can reach it.
     boost::asio::cancellation_slot slot() noexcept
     {
-        return executor_ ? signal_.slot() : boost::asio::cancellation_slot();
+        return cancellable_ ? signal_.slot() : boost::asio::cancellation_slot();
     }
 
     void cancel() noexcept override
     {
+        boost::asio::any_io_executor executor;
         {
             std::lock_guard const lock(mutex_);
             if (completed_ || cancel_requested_ || !executor_)
                 return;
             cancel_requested_ = true;
+            executor = executor_; // the completion may reset executor_ meanwhile
         }
         this->add_ref(); // the posted emission's, given back by its destructor
         try {
-            boost::asio::post(executor_, emission(this));
+            boost::asio::post(executor, emission(this));
         } catch (...) {
             // The executor is gone or out of memory (the emission was
             // destroyed, and gave its reference back): the operation cannot
@@ -505,10 +513,12 @@ public:
     void complete(Args&&... args) noexcept
     {
         bool cancelled;
+        boost::asio::any_io_executor executor; // destroyed outside the lock
         {
             std::lock_guard const lock(mutex_);
             completed_ = true;
             cancelled = cancel_requested_;
+            executor = std::move(executor_);
         }
         try {
             store(cancelled, std::forward<Args>(args)...);
@@ -522,9 +532,11 @@ public:
     // destroyed first): as a promise that is never satisfied.
     void abandon() noexcept
     {
+        boost::asio::any_io_executor executor; // destroyed while the io_context's services still exist
         {
             std::lock_guard const lock(mutex_);
             completed_ = true;
+            executor = std::move(executor_);
         }
         this->error_ = std::make_exception_ptr(std::future_error(std::future_errc::broken_promise));
         this->mark_complete();
@@ -607,7 +619,8 @@ private:
     std::recursive_mutex mutex_;
     bool completed_ = false;
     bool cancel_requested_ = false;
-    boost::asio::any_io_executor executor_; // empty: the operation named none
+    bool cancellable_ = false; // an executor was given; set before the operation starts
+    boost::asio::any_io_executor executor_; // empty: none was given, or the operation is over
     boost::asio::cancellation_signal signal_;
 };
 
