@@ -275,6 +275,7 @@ public:
         registry_type& registry = *registry_;
         unsigned const blocking = bits_ & blocking_mask;
         if (blocking != blocking_never && running_in_this_thread()) {
+            registry.refuse_work_on_a_leaving_worker(*detail::current_worker);
             run_in_place(registry, std::decay_t<F>(std::forward<F>(f)));
             return;
         }
@@ -304,14 +305,16 @@ public:
     void on_work_started() const noexcept { (void)registry_->try_acquire_tracked_work(); }
     void on_work_finished() const noexcept { registry_->release_tracked_work_if_taken(); }
 
-    // On a worker of the pool, f runs at once; elsewhere as post. The
-    // allocator is not used (jobs are allocated with new).
+    // On a worker of the pool, f runs at once; elsewhere as post. Throws
+    // as post does (pool_terminated in an exit_handler, in place or not).
+    // The allocator is not used (jobs are allocated with new).
     template <class F, class Allocator>
     void dispatch(F&& f, Allocator const&) const
     {
-        if (running_in_this_thread())
+        if (running_in_this_thread()) {
+            registry_->refuse_work_on_a_leaving_worker(*detail::current_worker);
             run_in_place(*registry_, std::decay_t<F>(std::forward<F>(f)));
-        else
+        } else
             detail::spawn(*registry_, std::forward<F>(f), true);
     }
 

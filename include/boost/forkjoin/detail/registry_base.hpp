@@ -470,6 +470,16 @@ public:
         }
     }
 
+    // Throws pool_terminated if `worker`, one of ours, has been told to
+    // leave: it runs its exit_handler, and the pool accepts no work, not
+    // even work that would run in place on it (Asio's dispatch). Its own
+    // latch, so a worker in its loop reads a line no other thread writes.
+    void refuse_work_on_a_leaving_worker(worker_thread& worker) const
+    {
+        if (BOOST_FORKJOIN_UNLIKELY(worker.terminate_latch().probe()))
+            throw_not_accepting();
+    }
+
     // As acquire_activity, but says false where that throws.
     bool try_acquire_activity() noexcept { return !forked_away() && activity_.try_take_work(); }
 
