@@ -12,6 +12,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "policies.hpp"
+#include "watchdog.hpp"
 
 #include <boost/forkjoin/policy_benchmark.hpp>
 #include <boost/json/src.hpp> // Boost.JSON, header-only: parses what to_json() wrote
@@ -270,4 +271,21 @@ BOOST_AUTO_TEST_CASE(a_repetition_lasts_until_the_work_it_spawned_has_run)
     for (fj::benchmark_cell const& cell : result.cells)
         for (double const seconds : cell.wall_seconds)
             BOOST_TEST(seconds >= 0.020);
+}
+
+// With use_current_thread the calling thread is worker 0 of every measured
+// pool. In a pool of one the work it spawned sits on its own deque, where
+// only it can run it while it waits for the repetition's end (it polled for
+// ever before). Every call runs its job: 2 policies x 2 counts x 2
+// repetitions, each a warm-up call and a measured one on a fresh pool.
+BOOST_AUTO_TEST_CASE(a_repetition_on_the_callers_own_pool_runs_its_work)
+{
+    test::watchdog const hang_guard("a_repetition_on_the_callers_own_pool_runs_its_work", 60s);
+    fj::benchmark_options options = tiny({1, 2}, 2);
+    options.pool.use_current_thread = true;
+    std::atomic<int> ran{0};
+    auto const result = fj::compare_policies<fj::sleep::jec, fj::sleep::legacy>(
+        options, [&](auto& pool) { pool.spawn([&] { ++ran; }); });
+    BOOST_TEST(result.cells.size() == 4u);
+    BOOST_TEST(ran.load() == 2 * 2 * 2 * 2);
 }

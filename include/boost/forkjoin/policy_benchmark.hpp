@@ -23,6 +23,7 @@
 //
 // See doc/policy_benchmark.adoc.
 
+#include <boost/forkjoin/current_thread.hpp>
 #include <boost/forkjoin/detail/process_cpu_clock.hpp>
 #include <boost/forkjoin/pool_options.hpp>
 #include <boost/forkjoin/pool_stats.hpp>
@@ -248,12 +249,18 @@ private:
 // long job's repetition may be timed too long by, and keeps the polling's
 // own CPU time negligible. Free after `install` alone: the caller has
 // given its unit back by then, so the first look finds nothing in flight.
+// With options.pool.use_current_thread this thread is the pool's worker 0,
+// and the work may sit on its own deque, which nobody else runs in a pool
+// of one: there it runs what it finds before it polls.
 template <class Pool>
 void wait_for_work_in_flight(Pool& pool)
 {
     using namespace std::chrono_literals;
+    bool const worker_of_pool = pool.registry().owns(detail::current_worker);
     auto const start = std::chrono::steady_clock::now();
     while (pool.registry().has_work_in_flight()) {
+        if (worker_of_pool && yield_now() == yield_result::executed)
+            continue;
         if (std::chrono::steady_clock::now() - start < 100us)
             std::this_thread::yield();
         else
@@ -461,7 +468,8 @@ inline std::ostream& operator<<(std::ostream& out, benchmark_result const& resul
 // the policies interleaved and a fresh pool for every repetition (see the
 // top of this header), and returns the measurements. `workload` must accept
 // a pool of every policy: a generic lambda ([&](auto& pool) { ... }). It runs
-// on the calling thread, outside the pool; it submits work with
+// on the calling thread, outside the pool (its worker 0 with
+// options.pool.use_current_thread); it submits work with
 // pool.install, spawn, spawn_future, ..., and a repetition lasts until all
 // that it submitted has finished, whether it waited for it or not. Throws
 // std::invalid_argument for 0 repetitions, a thread count of 0 or two
