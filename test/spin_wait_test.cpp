@@ -665,8 +665,10 @@ BOOST_AUTO_TEST_CASE(in_place_scopes_from_outside_see_every_job)
 }
 
 // Every wait from outside for a pool's work (install, the end of a scope or
-// a broadcast entered from outside) spins within that pool's spin_limit,
-// and stops spinning as soon as no worker leaves a CPU free.
+// a broadcast entered from outside, a future's get) spins within that
+// pool's spin_limit. All but the future's also stop spinning as soon as no
+// worker leaves a CPU free (a future may outlive its pool, and its wait
+// reads nothing of the pool).
 BOOST_AUTO_TEST_CASE_TEMPLATE(every_wait_from_outside_follows_the_pools_spin_limit, Policy, test::all_policies)
 {
     spin_budget& budget = fj::detail::outside_spin_budget;
@@ -686,6 +688,27 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_wait_from_outside_follows_the_pools_spin_lim
         BOOST_TEST(budget.limit() == limit);
         budget.set_limit(spin_budget::default_limit);
         pool.broadcast([&](fj::broadcast_context const&) { job(); });
+        BOOST_TEST(budget.limit() == limit);
+        // A future's get(): the task runs until a second thread lets it
+        // end, so get() waits, unless this thread was held up for longer
+        // than that; then it tries again (a get() that did not wait leaves
+        // the budget's limit as it was, the default, and fails the check).
+        for (int attempt = 0; attempt < 10; ++attempt) {
+            budget.set_limit(spin_budget::default_limit);
+            std::atomic<bool> released{false};
+            auto task = pool.spawn_future([&] {
+                while (!released.load())
+                    busy_for(1us);
+            });
+            std::thread releaser([&] {
+                std::this_thread::sleep_for(2ms);
+                released = true;
+            });
+            task.get();
+            releaser.join();
+            if (budget.limit() == limit)
+                break;
+        }
         BOOST_TEST(budget.limit() == limit);
     }
 }

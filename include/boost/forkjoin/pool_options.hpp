@@ -103,14 +103,14 @@ struct pool_options {
     bool fiber_guard_pages = false;
 
     // The longest an idle worker, or a thread outside the pool waiting for
-    // it (install, a scope's end), spins before it blocks. Within this limit
-    // each thread learns how long its own waits last and spins only through
-    // the ones spinning can catch (spin_budget.hpp): a main-thread loop of
-    // short jobs finds its workers awake and is told of the result without a
-    // system call, while a pool that gets a job every millisecond goes to
-    // sleep a microsecond after each. Zero: never spin. The default suits
-    // every machine measured; see doc/policies_compared.adoc before changing
-    // it.
+    // it (install, a scope's end, a future's get), spins before it blocks.
+    // Within this limit each thread learns how long its own waits last and
+    // spins only through the ones spinning can catch (spin_budget.hpp): a
+    // main-thread loop of short jobs finds its workers awake and is told of
+    // the result without a system call, while a pool that gets a job every
+    // millisecond goes to sleep a microsecond after each. Zero: never spin.
+    // The default suits every machine measured; see
+    // doc/policies_compared.adoc before changing it.
     std::chrono::nanoseconds spin_limit = spin_budget::default_limit;
 
     // The fences of the work-stealing deques (see fence_mode). The default

@@ -207,11 +207,15 @@ public:
 protected:
     fiber_task_base(shared_state_base& self, registry_base& registry, count_latch* scope_latch) noexcept
         : running_fiber(fiber_operations), self_(self), registry_(&registry), scope_latch_(scope_latch),
-          stack_size_(registry.options().fiber_stack_size), guard_pages_(registry.options().fiber_guard_pages)
+          stack_size_(registry.options().fiber_stack_size), guard_pages_(registry.options().fiber_guard_pages),
+          spin_limit_(registry.options().spin_limit)
     {
     }
 
     ~fiber_task_base() = default;
+
+    // The pool's spin_limit, for waiters outside every pool.
+    spin_budget::duration spin_limit() const noexcept { return spin_limit_; }
 
     // Called by spawn_future before anyone else knows the task: PARKED ->
     // UNPARKED and the first run's job into the registry, on the calling
@@ -430,6 +434,7 @@ private:
     count_latch* const scope_latch_;
     std::size_t const stack_size_;
     bool const guard_pages_;
+    spin_budget::duration const spin_limit_;
     // Touched only by the worker running the job (and the fiber it runs);
     // handed from one run to the next through the state word.
     bool started_ = false;
@@ -474,6 +479,7 @@ public:
 
     void cancel() noexcept override { request_cancel(); }
     void check_can_complete() const override { check_not_forked_away(); }
+    spin_budget::duration outside_spin_limit() const noexcept override { return spin_limit(); }
 
 private:
     void run_body() noexcept override

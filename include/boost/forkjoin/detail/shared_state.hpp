@@ -16,6 +16,7 @@
 // waits for a state is in wait_ready.hpp.
 
 #include <boost/forkjoin/detail/job.hpp>
+#include <boost/forkjoin/spin_budget.hpp>
 
 #include <boost/assert.hpp>
 
@@ -91,6 +92,12 @@ public:
     // can ever complete it (a fiber task of a pool built before fork(), in
     // the child). A promise's state can always be completed.
     virtual void check_can_complete() const {}
+
+    // The longest a thread outside every pool spins for the state before it
+    // blocks: a fiber task's pool_options::spin_limit, copied when it was
+    // spawned (the pool may be gone by the time the wait ends, so the wait
+    // reads nothing of it); the default for a promise, which has no pool.
+    virtual spin_budget::duration outside_spin_limit() const noexcept { return spin_budget::default_limit; }
 
 protected:
     explicit shared_state_base(std::size_t refs) noexcept : refs_(refs) {}

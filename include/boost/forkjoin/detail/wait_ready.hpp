@@ -40,8 +40,11 @@ inline void wait_ready(shared_state_base& s)
         struct blocking_waiter : waiter {
             lock_latch latch;
         } bw{{[](waiter& self) noexcept { static_cast<blocking_waiter&>(self).latch.set(); }}, {}};
+        // The pool's spin limit, but not install's test that the pool
+        // leaves a CPU free: that reads the pool, which a future may
+        // outlive, and which may be destroyed while this wait ends.
         if (s.add_waiter(bw))
-            bw.latch.wait();
+            bw.latch.wait(s.outside_spin_limit());
         return;
     }
     // The completer may be anyone (a promise's I/O thread, another pool):
