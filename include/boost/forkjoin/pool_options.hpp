@@ -64,9 +64,10 @@ struct pool_options {
     std::function<void(std::size_t index)> start_handler;
     std::function<void(std::size_t index)> exit_handler;
 
-    // Receives exceptions that escape jobs started with spawn/spawn_fifo.
-    // Without one, such an exception calls std::terminate, as a panic in a
-    // rayon spawn aborts: the work is lost and nobody could be told.
+    // Receives exceptions that escape jobs started with spawn, spawn_fifo and
+    // spawn_broadcast (the pool's, not a scope's). Without one, such an
+    // exception calls std::terminate, as a panic in a rayon spawn aborts:
+    // the work is lost and nobody could be told.
     std::function<void(std::exception_ptr)> panic_handler;
 
     // Called when no worker is active and at least one is blocked in user
