@@ -612,6 +612,58 @@ BOOST_AUTO_TEST_CASE(the_global_pool_used_while_it_is_built_is_a_clear_error)
     BOOST_TEST(r.succeeded(), r);
 }
 
+// The global pool's start_handler and exit_handler run on its workers, and
+// may use the global pool: a start_handler waits until the build publishes
+// it. A build that fails stops the workers while the builder still holds
+// the global pool's lock, so there the handler's global_pool() throws
+// pool_terminated (to the panic handler, here) instead of waiting for the
+// lock for ever (the build hung before), and build_global throws the
+// build's own error.
+BOOST_AUTO_TEST_CASE(the_global_pool_used_by_its_handlers_while_its_build_fails_is_a_clear_error)
+{
+    test::child_result const r = test::run_in_child(
+        [] {
+            static std::atomic<int> refused{0}, used{0};
+            fj::pool_options failing = test::threads(2);
+            auto const use_global_pool = [](std::size_t) {
+                (void)fj::global_pool().num_threads();
+                ++used;
+            };
+            failing.start_handler = use_global_pool;
+            failing.exit_handler = use_global_pool;
+            failing.panic_handler = [](std::exception_ptr e) {
+                try {
+                    std::rethrow_exception(e);
+                } catch (fj::pool_terminated const&) {
+                    ++refused;
+                } catch (...) {
+                }
+            };
+            failing.thread_name = [](std::size_t i) -> std::string {
+                if (i == 1)
+                    throw std::runtime_error("no name for worker 1");
+                return "w0";
+            };
+            bool build_error = false;
+            try {
+                fj::build_global(failing);
+            } catch (std::runtime_error const& e) {
+                build_error = std::string(e.what()) == "no name for worker 1";
+            }
+            test::child_require(build_error, "build_global threw the build's error");
+            test::child_require(refused.load() == 2 && used.load() == 0, "both handlers were refused");
+            // A build that succeeds: the start handlers see the pool.
+            fj::pool_options working = test::threads(2);
+            working.start_handler = use_global_pool;
+            fj::build_global(working);
+            test::child_require(fj::global_pool().install([] { return 7; }) == 7, "the global pool afterwards");
+            test::child_require(eventually([] { return used.load() == 2; }), "both start handlers used it");
+            std::exit(0);
+        },
+        20s);
+    BOOST_TEST(r.succeeded(), r);
+}
+
 // --- The global pool at exit ----------------------------------------------------
 
 // Work submitted to the global pool after its exit handler ran is a clear

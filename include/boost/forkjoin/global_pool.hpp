@@ -37,10 +37,13 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <mutex>
 #include <new>
 #include <stdexcept>
+#include <thread>
 
 namespace boost::forkjoin {
 
@@ -96,6 +99,47 @@ inline void check_not_building_global_pool_here()
                                "pool_options::thread_name or spawn_handler");
 }
 
+// True while this thread, a worker of the global pool, runs its
+// start_handler or exit_handler. Those may run before the pool is published
+// (start_handler), or while a build that failed stops the workers (both),
+// under global_pool_mutex held by the building thread: global_pool() must
+// not wait for that mutex there (wait_for_global_pool_being_built).
+inline constinit thread_local bool in_a_global_pool_handler = false;
+
+// The handler, run with in_a_global_pool_handler set; empty stays empty.
+inline std::function<void(std::size_t)> marked_as_global_pool_handler(std::function<void(std::size_t)> handler)
+{
+    if (!handler)
+        return handler;
+    return [handler = std::move(handler)](std::size_t index) {
+        struct marked {
+            marked() noexcept { in_a_global_pool_handler = true; }
+            ~marked() { in_a_global_pool_handler = false; }
+        } const mark;
+        handler(index);
+    };
+}
+
+// global_pool() from a handler of the global pool before it is published:
+// its build is still under way on another thread, which holds the mutex.
+// If the build succeeds the pool is published soon (the constructor does
+// not wait for start handlers); if it fails, the builder stops the workers,
+// still holding the mutex, and waits for this one. So poll for either: the
+// pool, or this worker's order to leave. Rare, so a plain sleep.
+[[nodiscard]] inline thread_pool& wait_for_global_pool_being_built()
+{
+    using namespace std::chrono_literals;
+    for (;;) {
+        // Acquire: pairs with the release store in create_global_pool.
+        if (thread_pool* pool = global_pool_instance.load(std::memory_order_acquire))
+            return *pool;
+        if (current_worker->terminate_latch().probe())
+            throw pool_terminated("boost::forkjoin: the global pool was used by its own start_handler or "
+                                  "exit_handler while its build failed");
+        std::this_thread::sleep_for(50us);
+    }
+}
+
 // Precondition: global_pool_mutex is held and there is no global pool.
 inline thread_pool& create_global_pool(pool_options options)
 {
@@ -103,6 +147,8 @@ inline thread_pool& create_global_pool(pool_options options)
         throw std::invalid_argument("boost::forkjoin::build_global: use_current_thread is not supported for the "
                                     "global pool: its exit handler could not wait for a worker that is the "
                                     "thread running exit");
+    options.start_handler = marked_as_global_pool_handler(std::move(options.start_handler));
+    options.exit_handler = marked_as_global_pool_handler(std::move(options.exit_handler));
     thread_pool* pool = nullptr;
     {
         struct building_here {
@@ -134,6 +180,8 @@ BOOST_FORKJOIN_NOINLINE inline thread_pool& global_pool()
     if (thread_pool* pool = detail::global_pool_instance.load(std::memory_order_acquire))
         return *pool;
     detail::check_not_building_global_pool_here();
+    if (detail::in_a_global_pool_handler)
+        return detail::wait_for_global_pool_being_built();
     detail::watch_global_pool_mutex_for_fork();
     std::lock_guard lock(detail::global_pool_mutex);
     if (thread_pool* pool = detail::global_pool_instance.load(std::memory_order_relaxed))
