@@ -625,7 +625,13 @@ BOOST_AUTO_TEST_CASE(the_global_pool_used_by_its_handlers_while_its_build_fails_
         [] {
             static std::atomic<int> refused{0}, used{0};
             fj::pool_options failing = test::threads(2);
+            static std::atomic<int> second_builds{0};
             auto const use_global_pool = [](std::size_t) {
+                try {
+                    fj::build_global(test::threads(1)); // a second global pool: refused, even now
+                } catch (fj::global_pool_already_initialized const&) {
+                    ++second_builds;
+                }
                 (void)fj::global_pool().num_threads();
                 ++used;
             };
@@ -652,12 +658,14 @@ BOOST_AUTO_TEST_CASE(the_global_pool_used_by_its_handlers_while_its_build_fails_
             }
             test::child_require(build_error, "build_global threw the build's error");
             test::child_require(refused.load() == 2 && used.load() == 0, "both handlers were refused");
+            test::child_require(second_builds.load() == 2, "build_global in the handlers");
             // A build that succeeds: the start handlers see the pool.
             fj::pool_options working = test::threads(2);
             working.start_handler = use_global_pool;
             fj::build_global(working);
             test::child_require(fj::global_pool().install([] { return 7; }) == 7, "the global pool afterwards");
-            test::child_require(eventually([] { return used.load() == 2; }), "both start handlers used it");
+            test::child_require(eventually([] { return used.load() == 2 && second_builds.load() == 4; }),
+                                "both start handlers used it");
             std::exit(0);
         },
         20s);

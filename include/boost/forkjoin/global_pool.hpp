@@ -191,13 +191,19 @@ BOOST_FORKJOIN_NOINLINE inline thread_pool& global_pool()
 
 // Builds the global pool with `options`. Throws
 // global_pool_already_initialized if it exists already, whether built by an
-// earlier call or on first use; std::invalid_argument for
+// earlier call or on first use, or in the global pool's own start_handler or
+// exit_handler; std::invalid_argument for
 // options.use_current_thread; std::logic_error if called by the global
 // pool's own thread_name or spawn_handler while it is being built (as does
 // global_pool(), and so every free function called outside every pool).
 inline void build_global(pool_options options)
 {
     detail::check_not_building_global_pool_here();
+    // On a worker of the global pool, in its handler: the pool exists, or
+    // is being built, and that build holds the lock (global_pool() says
+    // why waiting for it there could be for ever).
+    if (detail::in_a_global_pool_handler)
+        throw global_pool_already_initialized();
     detail::watch_global_pool_mutex_for_fork();
     std::lock_guard lock(detail::global_pool_mutex);
     if (detail::global_pool_instance.load(std::memory_order_relaxed) != nullptr)
