@@ -58,8 +58,10 @@ namespace boost::forkjoin {
 // The asio::execution_context of a pool: one per pool, built the first time
 // an executor is asked for it, destroyed with the pool. Asio keeps its
 // services here (a strand's, for make_strand on a pool executor); it is not
-// where the pool's threads live, and it cannot run I/O objects: build those
-// on an io_context and let their handlers run on the pool (bind_executor).
+// where the pool's threads live. An I/O object built on a pool executor
+// makes Asio start a scheduler of its own here, with a thread of its own,
+// until the pool is destroyed; build I/O objects on an io_context instead
+// and let their handlers run on the pool (bind_executor) (doc/asio.adoc).
 class pool_execution_context : public boost::asio::execution_context {
 public:
     // Throws std::bad_alloc.
