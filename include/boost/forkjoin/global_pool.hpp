@@ -87,6 +87,18 @@ inline void watch_global_pool_mutex_for_fork() noexcept
 // second time, which shut_down_global_pool's own flag makes harmless.
 inline constinit bool global_pool_exit_handler_registered = false;
 
+// Sets one of the thread-local flags below for as long as it lives.
+class raised_flag {
+public:
+    explicit raised_flag(bool& flag) noexcept : flag_(flag) { flag_ = true; }
+    raised_flag(raised_flag const&) = delete;
+    raised_flag& operator=(raised_flag const&) = delete;
+    ~raised_flag() { flag_ = false; }
+
+private:
+    bool& flag_;
+};
+
 // True while this thread builds the global pool. Its thread_name or
 // spawn_handler, which run then, would otherwise wait for ever for the
 // mutex this thread holds if they used the global pool.
@@ -112,10 +124,7 @@ inline std::function<void(std::size_t)> marked_as_global_pool_handler(std::funct
     if (!handler)
         return handler;
     return [handler = std::move(handler)](std::size_t index) {
-        struct marked {
-            marked() noexcept { in_a_global_pool_handler = true; }
-            ~marked() { in_a_global_pool_handler = false; }
-        } const mark;
+        raised_flag const in_handler(in_a_global_pool_handler);
         handler(index);
     };
 }
@@ -151,10 +160,7 @@ inline thread_pool& create_global_pool(pool_options options)
     options.exit_handler = marked_as_global_pool_handler(std::move(options.exit_handler));
     thread_pool* pool = nullptr;
     {
-        struct building_here {
-            building_here() noexcept { building_global_pool_here = true; }
-            ~building_here() { building_global_pool_here = false; }
-        } const building;
+        raised_flag const building(building_global_pool_here);
         pool = new thread_pool(std::move(options));
     }
     // If registration fails the pool simply lives to the end.
