@@ -841,6 +841,53 @@ BOOST_AUTO_TEST_CASE(exit_inside_an_in_place_scope_still_waits_for_other_threads
     BOOST_TEST(r.succeeded(), r);
 }
 
+// std::exit while a task of the global pool is parked on a promise on
+// main's stack, which exit never unwinds: nothing in the process can fulfil
+// or destroy that promise any more, so the exit handler does not wait for
+// the task, as it does not wait for Asio's work guards. What is queued
+// still runs, and so does a parked task that a queued job wakes: its
+// waker holds the pool until the task is queued again.
+BOOST_AUTO_TEST_CASE(exit_with_a_task_parked_on_a_promise_on_mains_stack_exits)
+{
+    test::child_result const r = test::run_in_child(
+        [] {
+            static std::atomic<int> jobs_done{0};
+            static std::atomic<bool> parked_for_ever{false};
+            static std::atomic<bool> woken_task_done{false};
+            test::end_at_exit_by([] {
+                std::printf("jobs done at exit: %d of 4; the task a job woke finished: %d\n", jobs_done.load(),
+                            int(woken_task_done.load()));
+                return jobs_done.load() == 4 && woken_task_done.load();
+            });
+            fj::promise<int> never;
+            fj::future<int> forgotten = fj::global_pool().spawn_future([f = never.get_future()]() mutable {
+                parked_for_ever = true;
+                return fj::await(f);
+            });
+            fj::promise<int> by_a_job;
+            fj::future<int> woken = fj::global_pool().spawn_future([f = by_a_job.get_future()]() mutable {
+                int const value = fj::await(f);
+                woken_task_done = true;
+                return value;
+            });
+            fj::spawn([p = std::move(by_a_job)]() mutable {
+                std::this_thread::sleep_for(100ms);
+                p.set_value(1);
+            });
+            for (int i = 0; i < 4; ++i)
+                fj::spawn([] {
+                    std::this_thread::sleep_for(20ms);
+                    ++jobs_done;
+                });
+            test::child_require(eventually([] { return parked_for_ever.load(); }), "the task started");
+            std::this_thread::sleep_for(10ms); // into its await
+            std::exit(0);
+        },
+        20s);
+    BOOST_TEST(r.succeeded(), r);
+    BOOST_TEST(r.says("4 of 4; the task a job woke finished: 1"), r);
+}
+
 // --- spawn_handler: the user creates the worker threads --------------------------
 
 namespace {

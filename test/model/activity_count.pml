@@ -14,6 +14,9 @@
  *     give_back_tracked_if_taken  CAS: nothing if may_leave or tracked
  *                      == 0; else - 1, frees as give_back
  *     forgive_tracked  fetch_or; frees as give_back
+ *     park_work        work - 1 and tracked + 1 in one CAS; frees as
+ *                      give_back (only with tracked work forgiven)
+ *     try_unpark_work  CAS: refuse if may_leave; else work + 1, tracked - 1
  *   whoever "frees" lets the workers leave (sets the terminate latches).
  *
  *   handle:  [EXIT: forgive_tracked]; give_back(work)     (stop(); with
@@ -25,6 +28,19 @@
  *   guard:   try_take(tracked), whatever it returns ->
  *            give_back_tracked_if_taken                      (on_work_started,
  *            on_work_finished: the finish does not know if the start took)
+ *   a future task parked on another future, with the fiber's state word
+ *   (fiber_task.hpp: fiber_task_base::run and resume_at_home); it holds a
+ *   work unit from its spawn:
+ *     task:   park_work; CAS EXECUTING -> PARKED. If that fails
+ *             (EXECUTING_UNPARKED, a wake came first): try_unpark_work,
+ *             without which it runs on holding nothing (at exit), and
+ *             completes: give_back(work) if held.
+ *     waker:  a pool job, holding a work unit while it wakes, or a thread
+ *             outside the pool, holding none, or nobody ever (a promise on
+ *             the stack of the thread calling exit). PARKED -> UNPARKED,
+ *             then try_unpark_work: the home runs the task again (it
+ *             completes: give_back(work)) only if that took; EXECUTING ->
+ *             EXECUTING_UNPARKED and nothing else.
  *
  * Properties (assertions and end-state checks):
  *   - the workers are let go at most once;
@@ -35,7 +51,10 @@
  *   - at the end: the workers were let go if and only if every work unit
  *     was given back and every tracked unit was given back or forgiven
  *     (without EXIT, a kept tracked unit keeps the workers, as it keeps a
- *     user pool's destructor waiting).
+ *     user pool's destructor waiting; a task parked for ever is such a
+ *     unit);
+ *   - a task woken by a job of the pool is always run again: the job's
+ *     unit keeps the workers while it converts the task's unit back.
  *
  * Mutants (each must be caught):
  *   TRACKED_FREES_ON_AFTER  give_back(tracked) frees on may_leave(after)
@@ -52,6 +71,22 @@
  *                           takes a kept executor's unit, whose own
  *                           give-back then goes below zero (into the
  *                           forgiven bit, in the real word).
+ *   PARK_AFTER_STATE        the task converts its unit after its state says
+ *                           PARKED: the waker converts it back first, and
+ *                           the tracked count goes below zero.
+ *   UNPARK_IGNORES_LEAVE    the waker converts the unit back without looking
+ *                           at the count: after a forgiving exit let the
+ *                           workers go, it takes a work unit for a task
+ *                           nobody will run.
+ *   PARKED_KEEPS_WORK       the code before this protocol: a parked task
+ *                           keeps its work unit (park_work and
+ *                           try_unpark_work change nothing): at exit, a task
+ *                           nobody wakes keeps the workers, and the exit
+ *                           handler waits for ever.
+ *   PARK_NEVER_FREES        park_work never lets the workers go: at exit, a
+ *                           task parked on the exiting thread's promise was
+ *                           the last thing held, and the exit handler waits
+ *                           for ever.
  */
 
 byte work = 1;        /* the handle's unit */
@@ -139,6 +174,42 @@ inline give_back_tracked_if_taken(frees) {
     if :: frees -> let_go() :: else fi
 }
 
+inline park_work(frees) {
+#ifdef MUTANT_PARKED_KEEPS_WORK
+    frees = 0
+#else
+    d_step {
+        assert(work > 0);
+        frees = !may_leave(work, tracked, forgiven);
+        work--;
+        tracked++;
+#ifdef MUTANT_PARK_NEVER_FREES
+        frees = 0
+#else
+        frees = frees && may_leave(work, tracked, forgiven)
+#endif
+    }
+#endif
+    if :: frees -> let_go() :: else fi
+}
+
+inline try_unpark_work(ok) {
+#ifdef MUTANT_PARKED_KEEPS_WORK
+    ok = 1
+#else
+    d_step {
+        if
+#ifdef MUTANT_UNPARK_IGNORES_LEAVE
+        :: false -> ok = 0
+#else
+        :: may_leave(work, tracked, forgiven) -> ok = 0
+#endif
+        :: else -> assert(tracked > 0); tracked--; work++; ok = 1; assert(freed == 0)
+        fi
+    }
+#endif
+}
+
 inline forgive_tracked(frees) {
     d_step {
         frees = !may_leave(work, tracked, forgiven);
@@ -192,8 +263,76 @@ proctype guard() {
     give_back_tracked_if_taken(frees)
 }
 
+#define EXECUTING          0
+#define PARKED             1
+#define UNPARKED           2
+#define EXECUTING_UNPARKED 3
+#define COMPLETE           4
+byte task_state = EXECUTING;
+bit  unit_parked = 0;   /* fiber_task_base::unit_parked_ */
+bit  task_dropped = 0;  /* UNPARKED, and not queued: the workers had left */
+
+/* The home runs the task again after a wake: it completes. */
+proctype resumed_task() {
+    bit frees;
+    task_state = EXECUTING;
+    give_back_work(frees);
+    task_state = COMPLETE
+}
+
+proctype parked_task() {
+    bit ok, frees;
+    bit holds = 1;      /* fiber_task_base::holds_activity_ */
+    unit_parked = holds;
+#ifndef MUTANT_PARK_AFTER_STATE
+    if :: unit_parked -> park_work(frees) :: else fi;
+#endif
+    if
+    :: d_step { task_state == EXECUTING -> task_state = PARKED }
+#ifdef MUTANT_PARK_AFTER_STATE
+        ; if :: unit_parked -> park_work(frees) :: else fi
+#endif
+    :: d_step { task_state == EXECUTING_UNPARKED -> task_state = EXECUTING };
+        if
+        :: unit_parked -> try_unpark_work(ok); if :: !ok -> holds = 0 :: else fi
+        :: else
+        fi;
+        if :: holds -> give_back_work(frees) :: else fi;
+        task_state = COMPLETE
+    fi
+}
+
+proctype waker() {
+    bit ok, frees;
+    bit holds_own = 0;
+    if
+    :: take_work(ok); holds_own = ok   /* a job of the pool */
+    :: skip                            /* a thread outside it */
+    fi;
+    if
+    :: d_step { task_state == PARKED -> task_state = UNPARKED };
+        try_unpark_work(ok);
+        if
+        :: ok -> run resumed_task()
+        :: else ->
+            /* Only at exit, and never for a wake by the pool's own work. */
+            assert(!holds_own);
+            task_dropped = 1
+        fi
+    :: d_step { task_state == EXECUTING -> task_state = EXECUTING_UNPARKED }
+    :: d_step { (task_state == UNPARKED || task_state == EXECUTING_UNPARKED || task_state == COMPLETE) -> skip }
+    fi;
+    if :: holds_own -> give_back_work(frees) :: else fi
+}
+
 init {
     atomic {
+        work++;         /* the parked task's unit, taken at its spawn */
+        run parked_task();
+        if
+        :: run waker()
+        :: skip         /* nobody ever wakes it */
+        fi;
         run handle();
         run job();
         run tracked_executor();
@@ -201,6 +340,8 @@ init {
         run guard()
     }
     (_nr_pr == 1);
+    /* Parked for ever: a unit kept, as a tracked executor's. */
+    if :: task_state == PARKED -> tracked_owed++ :: else fi;
     assert(work == 0);
     /* More than owed only once the workers were let go: a guard's finish
        gives nothing back from then on. */

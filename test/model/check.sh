@@ -167,6 +167,10 @@ check mutant   activity_count/TRACKED_FREES_ON_AFTER activity_count "-DEXIT -DKE
 check mutant   activity_count/TAKE_IGNORES_FORGIVEN  activity_count "-DEXIT -DKEPT -DMUTANT_TAKE_IGNORES_FORGIVEN"
 check mutant   activity_count/IF_TAKEN_UNCHECKED     activity_count "-DEXIT -DKEPT -DMUTANT_IF_TAKEN_UNCHECKED"
 check mutant   activity_count/IF_TAKEN_AFTER_LEAVE   activity_count "-DEXIT -DKEPT -DMUTANT_IF_TAKEN_AFTER_LEAVE"
+check mutant   activity_count/PARKED_KEEPS_WORK      activity_count "-DEXIT -DMUTANT_PARKED_KEEPS_WORK"
+check mutant   activity_count/PARK_AFTER_STATE       activity_count "-DMUTANT_PARK_AFTER_STATE"
+check mutant   activity_count/UNPARK_IGNORES_LEAVE   activity_count "-DEXIT -DKEPT -DMUTANT_UNPARK_IGNORES_LEAVE"
+check mutant   activity_count/PARK_NEVER_FREES       activity_count "-DEXIT -DKEPT -DMUTANT_PARK_NEVER_FREES"
 
 # livelocks the safety check cannot see (it passes: timeout never fires)
 check live-mutant legacy/WORK_FOUND_NO_TICKLE   legacy "-DMUTANT_WORK_FOUND_NO_TICKLE"

@@ -10,28 +10,35 @@
 //    from outside, broadcast and future task in flight. Each stands for
 //    work that will run.
 //  * Tracked units: Asio's tracked executors and the work counted by
-//    on_work_started. Each stands for work that may still be submitted.
+//    on_work_started, each standing for work that may still be submitted;
+//    and the future tasks parked on another future, each standing for work
+//    that may still be woken. A task's work unit becomes a tracked one when
+//    it parks on a future (park_work), and a work unit again when it is
+//    woken (try_unpark_work).
 //
 // The workers may leave once no work unit is held and either no tracked
 // unit is held or tracked work was forgiven. The global pool's exit handler
-// forgives it: at exit, the work guards and tracked executors still alive
-// (on the stack of the thread calling std::exit, which is never unwound)
-// would otherwise keep the handler waiting for ever, while all that is
-// queued still runs. Anything submitted through them afterwards throws
-// pool_terminated.
+// forgives it: at exit, the work guards and tracked executors still alive,
+// and the promises that parked tasks wait for (on the stack of the thread
+// calling std::exit, which is never unwound), would otherwise keep the
+// handler waiting for ever, while all that is queued still runs. Anything
+// submitted through them afterwards throws pool_terminated, and a parked
+// task woken afterwards does not run. One woken by the pool's own work runs:
+// its waker holds a work unit while it converts the task's unit back.
 //
 // Once reached, "may leave" is final: no unit is taken from then on (the
 // takers check it in the same CAS), a give-back only lowers a count,
 // forgiving only widens the condition, and on_work_finished gives nothing
 // back any more. So exactly one RMW moves the word into it, and the thread
 // that made it lets the workers go. test/model/activity_count.pml checks
-// this with SPIN, with a mutant for each of these rules.
+// this with SPIN, with a mutant for each of these rules, and with a parked
+// task, its waker and the fiber's state word beside the count.
 //
 // One 64-bit word, so that this is decided by one RMW: the work units in
 // the low 32 bits, the tracked units in the next 31, the forgiveness in the
-// top bit. Each unit is a live object (a queued job, an executor), so
-// neither count comes near its limit before memory runs out; the takers
-// still refuse to wrap.
+// top bit. Each unit is a live object (a queued job, an executor, a parked
+// fiber and its stack), so neither count comes near its limit before memory
+// runs out; the takers still refuse to wrap.
 
 #include <boost/forkjoin/detail/termination.hpp>
 
@@ -82,6 +89,40 @@ public:
         return frees_the_workers(state, state - tracked_unit);
     }
 
+    // A future task parks on another future: the work unit it holds
+    // becomes a tracked unit. Called by the task's worker before the task's
+    // state says PARKED, so that its waker, which converts the unit back
+    // only after it has read PARKED, always finds the tracked unit counted
+    // (fiber_task.hpp). True as give_back_work: with tracked work forgiven,
+    // a parked task may be the last thing the workers stayed for.
+    bool park_work() noexcept
+    {
+        std::uint64_t state = word_.load(std::memory_order_relaxed);
+        do
+            check_room(state, tracked_mask);
+        // Acq-rel on success, as give_back: a work unit goes; relaxed on
+        // failure, which only rereads the word for the next try.
+        while (!word_.compare_exchange_weak(state, state - work_unit + tracked_unit, std::memory_order_acq_rel,
+                                            std::memory_order_relaxed));
+        return frees_the_workers(state, state - work_unit + tracked_unit);
+    }
+
+    // The parked task is woken: its tracked unit becomes a work unit again.
+    // False once the workers may leave (then only at exit, with tracked
+    // work forgiven): nothing changes, and the task must not be queued.
+    bool try_unpark_work() noexcept
+    {
+        std::uint64_t state = word_.load(std::memory_order_relaxed);
+        do {
+            if (workers_may_leave(state))
+                return false;
+            check_room(state, work_mask);
+            // Acq-rel on success, as park_work, whose move it undoes.
+        } while (!word_.compare_exchange_weak(state, state + work_unit - tracked_unit, std::memory_order_acq_rel,
+                                              std::memory_order_relaxed));
+        return true;
+    }
+
     // From now on, tracked units no longer keep the workers. True as
     // give_back_work.
     bool forgive_tracked() noexcept
@@ -91,11 +132,16 @@ public:
         return frees_the_workers(before, before | tracked_forgiven);
     }
 
-    // The work units held now, the handle's included: a snapshot, for a
+    // Whether any unit is held beside the handle's: a snapshot, for a
     // thread that waits for the work submitted so far to finish (the
-    // bake-off, between repetitions). Acquire: one that reads a holder's
-    // give-back also sees what the holder's work wrote.
-    std::uint64_t work_units() const noexcept { return word_.load(std::memory_order_acquire) & work_mask; }
+    // bake-off, between repetitions), parked tasks included. Acquire: one
+    // that reads a holder's give-back also sees what the holder's work
+    // wrote.
+    bool held_beside_the_handle() const noexcept
+    {
+        std::uint64_t const state = word_.load(std::memory_order_acquire);
+        return (state & work_mask) > work_unit || (state & tracked_mask) != 0;
+    }
 
     // Synchronizes with every give-back before it (each RMW extends the
     // release sequence): for a thread that found the workers free to leave
@@ -128,12 +174,18 @@ private:
         do {
             if (workers_may_leave(state))
                 return false;
-            if ((state & mask) == mask)
-                terminate_with_message("boost::forkjoin: more units of a pool's activity held at once than its "
-                                       "count can hold (2^32 - 1 jobs in flight, or 2^31 - 1 tracked executors "
-                                       "and work guards)");
+            check_room(state, mask);
         } while (!word_.compare_exchange_weak(state, state + unit, std::memory_order_relaxed));
         return true;
+    }
+
+    // The takers refuse to wrap (see the top of this file).
+    static void check_room(std::uint64_t state, std::uint64_t mask) noexcept
+    {
+        if ((state & mask) == mask)
+            terminate_with_message("boost::forkjoin: more units of a pool's activity held at once than its count "
+                                   "can hold (2^32 - 1 jobs in flight, or 2^31 - 1 tracked executors, work guards "
+                                   "and parked future tasks)");
     }
 
     // Returns the word before.

@@ -188,7 +188,9 @@ public:
             hook();
 #endif
         for (;;) {
+            parking_on_a_future_ = true;
             park();
+            parking_on_a_future_ = false;
             // Any unpark resumes us: the notify, a cancel, or a stale notify
             // of an earlier wait. Only the state says which.
             if (s.ready())
@@ -308,6 +310,12 @@ private:
         // stays UNPARKED, never to run (waiting for it throws).
         if (BOOST_FORKJOIN_UNLIKELY(registry->forked_away()))
             return;
+        // Parked on a future, the task holds a tracked unit (run() says
+        // why): a work unit again, unless the workers may leave for good,
+        // which happens only at exit. Then the task stays UNPARKED, never
+        // to run: its home may have left already.
+        if (unit_parked_ && !registry->try_unpark_activity())
+            return;
         worker_thread* const here = current_worker;
         if (here == home) {
             home->resumes().push(resume_node_);
@@ -388,9 +396,24 @@ private:
                 continue;
             }
             // The fiber parked and has switched out completely: only now may
-            // an unparker queue it again. EXECUTING -> PARKED; release
-            // publishes the saved fiber_ to the unparker's acquire, which
-            // hands it on with the job.
+            // an unparker queue it again.
+            //
+            // Parked on a future, the task may wait for what only a thread
+            // outside the pool will do, such as fulfil a promise on the
+            // stack of a thread that calls std::exit: its work unit becomes
+            // a tracked one (activity_count.hpp), which the global pool's
+            // exit handler does not wait for. Before the state says PARKED:
+            // the unparker converts it back only once it has read PARKED,
+            // so it always finds the tracked unit counted. A wait for a
+            // latch keeps its work unit: what sets the latch is work of a
+            // pool, which the exit handler waits for anyway.
+            self->unit_parked_ = self->parking_on_a_future_ && self->holds_activity_;
+            registry_base* const registry = self->registry_;
+            if (self->unit_parked_)
+                registry->park_activity();
+            // EXECUTING -> PARKED; release publishes the saved fiber_ (and
+            // unit_parked_) to the unparker's acquire, which hands it on
+            // with the job.
             std::uint32_t expected = executing;
             if (self->state_.compare_exchange_strong(expected, parked, std::memory_order_acq_rel,
                                                      std::memory_order_acquire))
@@ -400,7 +423,13 @@ private:
             // visible; EXECUTING again, and resume at once. An exchange, for
             // the unparkers that come meanwhile: they find EXECUTING_UNPARKED
             // and write it back unchanged, and this acquires their writes,
-            // as the first move into EXECUTING does.
+            // as the first move into EXECUTING does. The unparker converted
+            // nothing, so the unit is ours to take back; at exit the
+            // workers may have been let go meanwhile (perhaps by our own
+            // park_activity), and the task runs on, on this worker, without
+            // a unit.
+            if (self->unit_parked_ && !registry->try_unpark_activity())
+                self->holds_activity_ = false;
             BOOST_ASSERT(expected == executing_unparked);
             self->state_.exchange(executing, std::memory_order_acquire);
             fiber_stats::reruns.fetch_add(1, std::memory_order_relaxed);
@@ -425,7 +454,8 @@ private:
             scope_latch_->set();
         // The pool's destructor may proceed from here; this worker is still
         // running our job, so the registry outlives this function.
-        registry->release_activity();
+        if (holds_activity_)
+            registry->release_activity();
         self_.release(); // the task's reference on itself
     }
 
@@ -439,6 +469,14 @@ private:
     // handed from one run to the next through the state word.
     bool started_ = false;
     bool finished_ = false;
+    // The task still holds its unit of the registry's activity: always,
+    // but for a task woken at exit after the workers were let go (run).
+    bool holds_activity_ = true;
+    // Set by the fiber around a park in await_ready.
+    bool parking_on_a_future_ = false;
+    // The last park made the task's work unit a tracked one (run). Read by
+    // the unparker after its acquire of PARKED.
+    bool unit_parked_ = false;
     worker_thread* home_ = nullptr;
     job_ref excursion_{};          // what the fiber asked its worker to run
     boost::context::fiber fiber_;  // the fiber, while it is not running

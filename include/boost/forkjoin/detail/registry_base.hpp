@@ -489,10 +489,19 @@ public:
             let_workers_leave();
     }
 
-    // Whether a job, install, scope, broadcast or future task is still in
-    // flight: any work unit held beside the handle's. A snapshot, read while
-    // the handle is alive.
-    bool has_work_in_flight() const noexcept { return activity_.work_units() > 1; }
+    // A future task parks on another future, or is woken from it
+    // (activity_count::park_work says why, fiber_task.hpp when).
+    void park_activity() noexcept
+    {
+        if (activity_.park_work())
+            let_workers_leave();
+    }
+    bool try_unpark_activity() noexcept { return activity_.try_unpark_work(); }
+
+    // Whether a job, install, scope, broadcast or future task (parked ones
+    // included) is still in flight, or Asio work the pool counts: any unit
+    // held beside the handle's. A snapshot, read while the handle is alive.
+    bool has_work_in_flight() const noexcept { return activity_.held_beside_the_handle(); }
 
     // A tracked unit (activity_count.hpp): for Asio's tracked executors and
     // on_work_started, which must not throw, so false where the workers are
