@@ -7,6 +7,7 @@
 #define BOOST_TEST_MODULE sleep
 #include <boost/test/unit_test.hpp>
 
+#include "child_process.hpp"
 #include "policies.hpp"
 #include "thread_state.hpp"
 #include "wait_until.hpp"
@@ -20,6 +21,7 @@
 #include <ctime>
 #include <mutex>
 #include <random>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -493,6 +495,53 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_policy_may_take_the_predicate_by_reference_or_va
 {
     sums_on_a_pool_of<predicate_by_reference<Policy>>();
     sums_on_a_pool_of<predicate_by_value<Policy>>();
+}
+
+// A user policy whose hook throws after the pool has changed its state (the
+// job pushed, here) ends the program with that exception, instead of
+// unwinding into the spawn: spawn's strong guarantee would free a job that
+// is already queued (a use-after-free under ASan, found by a review), and
+// spawn_fifo would take its job back from under its placeholder.
+template <class Policy>
+struct throwing_after_push : Policy {
+    using Policy::Policy;
+    // Every push notifies.
+    fj::push_filter filter_pushes() const noexcept { return {&always, 0, 1}; }
+    void new_internal_jobs(std::size_t count, bool queue_was_empty)
+    {
+        if (armed.exchange(false))
+            throw std::runtime_error("the policy failed");
+        Policy::new_internal_jobs(count, queue_was_empty);
+    }
+    static inline std::atomic<std::size_t> const always{1};
+    static inline std::atomic<bool> armed{false};
+};
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_policy_hook_that_throws_ends_the_program, Policy, test::all_policies)
+{
+    using throwing = throwing_after_push<Policy>;
+    static_assert(fj::sleep_policy<throwing>);
+    for (bool const fifo : {false, true}) {
+        test::child_result const r = test::run_in_child([fifo] {
+            test::pool<throwing> pool(test::threads(1));
+            pool.install([fifo] {
+                throwing::armed = true;
+                try {
+                    if (fifo)
+                        fj::spawn_fifo([] {});
+                    else
+                        fj::spawn([] {});
+                } catch (std::runtime_error const&) {
+                    std::printf("the spawn threw, its job still queued\n");
+                }
+            });
+            std::fflush(stdout);
+            std::_Exit(0);
+        });
+        BOOST_TEST(r.aborted(), r);
+        BOOST_TEST(r.says("the policy failed"), r);
+        BOOST_TEST(!r.says("the spawn threw"), r);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(mark_blocked_outside_a_pool_is_an_error)

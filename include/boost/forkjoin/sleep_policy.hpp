@@ -37,7 +37,9 @@
 // Calls made by threads that publish work or set latches:
 //
 //   new_internal_jobs(n, queue_was_empty)  a worker pushed n jobs on its own
-//       deque. Only called when filter_pushes() says so (see below).
+//       deque: 1 after a push, only when filter_pushes() says so (see
+//       below); or more, with queue_was_empty false, from mark_blocked on a
+//       worker that leaves jobs it will not pop.
 //   new_injected_jobs(n, queue_was_empty)  n jobs entered the injector from
 //       any thread. The injected-job count that has_injected_jobs() reads
 //       was increased with a seq-cst RMW first.
@@ -51,6 +53,12 @@
 //
 // Deadlock detection: mark_blocked() / mark_unblocked() account for workers
 // blocked in user code (see doc/sleep_policy.adoc#deadlocks).
+//
+// No member should throw. All but the constructor, mark_blocked and
+// mark_unblocked are called from noexcept functions, so an exception from
+// them calls std::terminate: they run after the pool changed its state (a
+// job queued, a latch set), or inside a worker's wait, where unwinding could
+// not take the change back.
 
 #include <boost/forkjoin/core_latch.hpp>
 #include <boost/forkjoin/detail/config.hpp>

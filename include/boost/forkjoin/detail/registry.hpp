@@ -34,7 +34,7 @@ public:
 
     // The worker has no job of its own to run and `latch` is not set yet:
     // look for work everywhere, and let the policy decide how to idle.
-    void wait_until_cold(worker_thread& worker, core_latch& latch) override
+    void wait_until_cold(worker_thread& worker, core_latch& latch) noexcept override
     {
         refuse_calls_from_deadlock_handler();
         while (!latch.probe()) {
@@ -49,25 +49,25 @@ public:
         }
     }
 
-    void notify_latch_set(std::size_t target, bool target_was_sleeping) override
+    void notify_latch_set(std::size_t target, bool target_was_sleeping) noexcept override
     {
         refuse_calls_from_deadlock_handler();
         sleep_.notify_latch_set(target, target_was_sleeping);
     }
 
-    void notify_new_internal_jobs(bool queue_was_empty) override
+    void notify_new_internal_jobs(bool queue_was_empty) noexcept override
     {
         refuse_calls_from_deadlock_handler();
         sleep_.new_internal_jobs(1, queue_was_empty);
     }
 
-    void notify_new_injected_jobs(std::size_t count, bool queue_was_empty) override
+    void notify_new_injected_jobs(std::size_t count, bool queue_was_empty) noexcept override
     {
         refuse_calls_from_deadlock_handler();
         sleep_.new_injected_jobs(count, queue_was_empty);
     }
 
-    void notify_worker(std::size_t index) override
+    void notify_worker(std::size_t index) noexcept override
     {
         refuse_calls_from_deadlock_handler();
         sleep_.notify_worker(index);

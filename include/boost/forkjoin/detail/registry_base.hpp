@@ -336,11 +336,15 @@ public:
     }
 
     // --- Policy hooks (registry.hpp) ----------------------------------------
-    virtual void wait_until_cold(worker_thread& worker, core_latch& latch) = 0;
-    virtual void notify_latch_set(std::size_t target, bool target_was_sleeping) = 0;
-    virtual void notify_new_internal_jobs(bool queue_was_empty) = 0;
-    virtual void notify_new_injected_jobs(std::size_t count, bool queue_was_empty) = 0;
-    virtual void notify_worker(std::size_t index) = 0;
+    // noexcept: each runs after the pool changed its state (a job queued, a
+    // latch set) or inside a worker's wait, where an exception from the
+    // policy would unwind code that cannot take the change back: a spawn
+    // would free a job that is queued already. It ends the program instead.
+    virtual void wait_until_cold(worker_thread& worker, core_latch& latch) noexcept = 0;
+    virtual void notify_latch_set(std::size_t target, bool target_was_sleeping) noexcept = 0;
+    virtual void notify_new_internal_jobs(bool queue_was_empty) noexcept = 0;
+    virtual void notify_new_injected_jobs(std::size_t count, bool queue_was_empty) noexcept = 0;
+    virtual void notify_worker(std::size_t index) noexcept = 0;
     virtual void mark_blocked() = 0;
     virtual void mark_unblocked() = 0;
 
