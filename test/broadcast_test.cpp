@@ -316,3 +316,43 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_into_another_pool_returns_its_results, P
         pool1.install([&] { return pool2.broadcast([](fj::broadcast_context ctx) { return ctx.index() * 10; }); });
     BOOST_TEST(indices == (std::vector<std::size_t>{0, 10, 20}));
 }
+
+// --- What f may be ------------------------------------------------------------
+
+// Every broadcast calls f as an lvalue, not a const one, as the reference
+// says: a function object whose call operator is not const works with each
+// (the pool's and the free spawn_broadcast did not compile with one, while
+// broadcast and a scope's spawn_broadcast did). The pool's destructor waits
+// for the spawned ones.
+struct counting_call {
+    std::atomic<int>* calls;
+    void operator()(fj::broadcast_context) { ++*calls; } // not const
+};
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(every_broadcast_calls_a_non_const_function_object, Policy, test::all_policies)
+{
+    std::atomic<int> calls{0};
+    {
+        test::pool<Policy> pool(test::threads(2));
+        pool.broadcast(counting_call{&calls});
+        pool.spawn_broadcast(counting_call{&calls});
+        pool.install([&] {
+            fj::broadcast(counting_call{&calls});
+            fj::spawn_broadcast(counting_call{&calls});
+        });
+        pool.scope([&](fj::lifo_scope& s) { s.spawn_broadcast(counting_call{&calls}); });
+    }
+    BOOST_TEST(calls.load() == 5 * 2);
+}
+
+// A result type that is const comes back as a vector of the type without
+// const (std::vector cannot hold `std::string const`: it did not compile).
+BOOST_AUTO_TEST_CASE(broadcast_of_a_const_result_returns_a_vector_of_the_plain_type)
+{
+    fj::thread_pool pool(test::threads(2));
+    auto const names = pool.broadcast([](fj::broadcast_context ctx) -> std::string const {
+        return "worker " + std::to_string(ctx.index());
+    });
+    static_assert(std::is_same_v<decltype(names), std::vector<std::string> const>);
+    BOOST_TEST(names == (std::vector<std::string>{"worker 0", "worker 1"}), boost::test_tools::per_element());
+}

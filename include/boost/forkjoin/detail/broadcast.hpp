@@ -84,7 +84,8 @@ auto broadcast(registry_base& registry, F& f)
     if constexpr (std::is_void_v<raw_result>) {
         return;
     } else {
-        std::vector<raw_result> values;
+        // Without cv: a vector cannot hold `T const`, which f may return.
+        std::vector<std::remove_cv_t<raw_result>> values;
         values.reserve(n);
         for (std::size_t i = 0; i < n; ++i)
             values.push_back(jobs[i].result.take());
@@ -168,7 +169,9 @@ void spawn_broadcast_jobs(registry_base& registry, Body body, Done done)
 template <class F>
 void spawn_broadcast(registry_base& registry, F&& f)
 {
-    auto body = [&registry, func = std::decay_t<F>(std::forward<F>(f))](broadcast_context context) noexcept {
+    // Mutable: f is called as an lvalue, not a const one, as by broadcast
+    // and a scope's spawn_broadcast.
+    auto body = [&registry, func = std::decay_t<F>(std::forward<F>(f))](broadcast_context context) mutable noexcept {
         try {
             std::invoke(func, context);
         } catch (...) {
