@@ -92,6 +92,18 @@ BOOST_AUTO_TEST_CASE(a_caught_wait_never_lowers_the_budget)
     BOOST_TEST(budget.current().count() == std::chrono::nanoseconds(6us).count());
 }
 
+// A caught wait of any length raises the budget to the limit: doubling the
+// longest one overflowed (UBSan: signed integer overflow) and left the
+// budget where it was.
+BOOST_AUTO_TEST_CASE(a_caught_wait_of_any_length_raises_the_budget_to_the_limit)
+{
+    spin_budget budget(64us);
+    for (int i = 0; i < 20; ++i)
+        budget.missed(1ms);
+    budget.caught(spin_budget::duration::max());
+    BOOST_TEST(budget.current().count() == std::chrono::nanoseconds(64us).count());
+}
+
 BOOST_AUTO_TEST_CASE(learn_is_caught_or_missed_as_the_wait_blocked)
 {
     spin_budget learnt(64us), by_hand(64us);

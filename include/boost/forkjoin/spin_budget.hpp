@@ -96,7 +96,9 @@ public:
     void caught(duration waited) noexcept
     {
         last_wait_ = waited;
-        budget_ = std::clamp(std::max(budget_, 2 * waited), least(), limit_);
+        // Doubling at most the limit, which the result is clamped to
+        // anyway: a wait of years must not overflow.
+        budget_ = std::clamp(std::max(budget_, 2 * std::min(waited, limit_)), least(), limit_);
     }
 
     // The thread spun its whole budget, then blocked; the event came after
