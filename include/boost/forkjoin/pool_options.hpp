@@ -45,8 +45,9 @@ enum class fence_mode {
 // initializers: basic_thread_pool<P> pool{{.num_threads = 4}};
 struct pool_options {
     // Worker count. 0 means: the FORKJOIN_NUM_THREADS environment variable if
-    // it holds a positive number, else std::thread::hardware_concurrency()
-    // (at most the policy's max_threads).
+    // it is set and not empty (a positive decimal number; anything else
+    // makes the constructor throw std::invalid_argument), else
+    // std::thread::hardware_concurrency() (at most the policy's max_threads).
     std::size_t num_threads = 0;
 
     // Name of worker `index` as the OS shows it (truncated to 15 bytes on
