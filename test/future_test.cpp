@@ -7,6 +7,7 @@
 
 #include "child_process.hpp"
 #include "policies.hpp"
+#include "wait_until.hpp"
 
 #include <boost/forkjoin/future.hpp>
 
@@ -541,6 +542,33 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(the_pool_destructor_waits_for_pending_futures, Pol
     BOOST_TEST(kept.poll());
     BOOST_TEST(kept.get() == 9); // the handle outlives the pool
     setter.join();
+}
+
+// The global pool's tasks hold a tracked unit while parked on a future (it
+// is the one pool whose exit handler forgives them): each park converts the
+// task's work unit, each wake converts it back, and none is lost or left
+// behind (a unit left would keep has_work_in_flight true for ever; one lost
+// would let the workers go while tasks still run).
+BOOST_AUTO_TEST_CASE(global_pool_tasks_park_and_wake_without_losing_a_unit)
+{
+    fj::thread_pool& pool = fj::global_pool();
+    constexpr int n = 200;
+    std::vector<fj::promise<int>> promises(n);
+    std::vector<fj::future<int>> results;
+    for (int i = 0; i < n; ++i)
+        results.push_back(pool.spawn_future([f = promises[i].get_future()]() mutable { return fj::await(f) + 1; }));
+    fj::future<int> sum = pool.spawn_future([&results] {
+        int total = 0;
+        for (fj::future<int>& r : results)
+            total += fj::await(r); // parks on a task that parks on a promise
+        return total;
+    });
+    std::this_thread::sleep_for(5ms); // most of them parked
+    for (int i = 0; i < n; ++i)
+        promises[i].set_value(i);
+    BOOST_TEST(sum.get() == n * (n - 1) / 2 + n);
+    BOOST_TEST(test::wait_until([&] { return !pool.registry().has_work_in_flight(); }));
+    BOOST_TEST(pool.install([] { return 42; }) == 42); // the workers are still there
 }
 
 // --- Fibers and workers ---------------------------------------------------------

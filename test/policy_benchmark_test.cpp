@@ -275,9 +275,9 @@ BOOST_AUTO_TEST_CASE(a_repetition_lasts_until_the_work_it_spawned_has_run)
 }
 
 // A future task parked on a promise that a thread outside the pool fulfils
-// 20 ms later is work in flight too (while parked it holds a tracked unit of
-// the pool's activity, not a work unit): the repetition lasts until it has
-// run.
+// 20 ms later is work in flight too, whichever kind of unit of the pool's
+// activity it holds while parked (a tracked one in the global pool): the
+// repetition lasts until it has run.
 BOOST_AUTO_TEST_CASE(a_repetition_lasts_until_its_parked_future_tasks_have_run)
 {
     std::vector<fj::future<int>> kept; // a dropped future would cancel its task

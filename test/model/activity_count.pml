@@ -29,8 +29,9 @@
  *            give_back_tracked_if_taken                      (on_work_started,
  *            on_work_finished: the finish does not know if the start took)
  *   a future task parked on another future, with the fiber's state word
- *   (fiber_task.hpp: fiber_task_base::run and resume_at_home); it holds a
- *   work unit from its spawn:
+ *   (fiber_task.hpp: fiber_task_base::run and resume_at_home; the global
+ *   pool's tasks only, the one pool whose exit handler forgives); it holds
+ *   a work unit from its spawn:
  *     task:   park_work; CAS EXECUTING -> PARKED. If that fails
  *             (EXECUTING_UNPARKED, a wake came first): try_unpark_work,
  *             without which it runs on holding nothing (at exit), and

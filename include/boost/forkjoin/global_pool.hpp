@@ -163,6 +163,8 @@ inline thread_pool& create_global_pool(pool_options options)
         raised_flag const building(building_global_pool_here);
         pool = new thread_pool(std::move(options));
     }
+    // Before publication, so before any task of the pool can park.
+    pool->registry().forgive_parked_tasks_at_exit();
     // If registration fails the pool simply lives to the end.
     if (!global_pool_exit_handler_registered)
         global_pool_exit_handler_registered = std::atexit(&shut_down_global_pool) == 0;

@@ -400,15 +400,19 @@ private:
             //
             // Parked on a future, the task may wait for what only a thread
             // outside the pool will do, such as fulfil a promise on the
-            // stack of a thread that calls std::exit: its work unit becomes
-            // a tracked one (activity_count.hpp), which the global pool's
-            // exit handler does not wait for. Before the state says PARKED:
+            // stack of a thread that calls std::exit: in the global pool its
+            // work unit becomes a tracked one (activity_count.hpp), which
+            // the pool's exit handler does not wait for (only that handler
+            // forgives tracked units, so other pools skip the two RMWs;
+            // registry_base::forgive_parked_tasks_at_exit). Before the state
+            // says PARKED:
             // the unparker converts it back only once it has read PARKED,
             // so it always finds the tracked unit counted. A wait for a
             // latch keeps its work unit: what sets the latch is work of a
             // pool, which the exit handler waits for anyway.
-            self->unit_parked_ = self->parking_on_a_future_ && self->holds_activity_;
             registry_base* const registry = self->registry_;
+            self->unit_parked_ =
+                self->parking_on_a_future_ && self->holds_activity_ && registry->parked_tasks_forgiven_at_exit();
             if (self->unit_parked_)
                 registry->park_activity();
             // EXECUTING -> PARKED; release publishes the saved fiber_ (and

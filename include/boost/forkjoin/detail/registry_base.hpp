@@ -493,8 +493,16 @@ public:
             let_workers_leave();
     }
 
-    // A future task parks on another future, or is woken from it
-    // (activity_count::park_work says why, fiber_task.hpp when).
+    // The global pool's exit handler forgives tracked units, so a task of
+    // its that parks on another future holds a tracked unit while parked
+    // (activity_count::park_work says why, fiber_task.hpp when). Only
+    // there: a user pool's destructor waits for parked tasks either way,
+    // and its tasks are spared two RMWs on the shared count per park and
+    // wake. Called by create_global_pool before it publishes the pool, so
+    // before any task of it exists: tasks read it without synchronizing.
+    void forgive_parked_tasks_at_exit() noexcept { parked_tasks_forgiven_at_exit_ = true; }
+    bool parked_tasks_forgiven_at_exit() const noexcept { return parked_tasks_forgiven_at_exit_; }
+
     void park_activity() noexcept
     {
         if (activity_.park_work())
@@ -1060,6 +1068,7 @@ private:
     worker_thread* stop_waiter_ = nullptr;      // guarded by stop_mutex_
     core_latch stopped_latch_;
     std::atomic<bool> shut_down_at_exit_{false};
+    bool parked_tasks_forgiven_at_exit_ = false;
 
     // A registry destroyed in a forked child keeps itself (keep_forked_away).
     std::shared_ptr<registry_base> kept_after_fork_;
