@@ -405,11 +405,10 @@ private:
             // the pool's exit handler does not wait for (only that handler
             // forgives tracked units, so other pools skip the two RMWs;
             // registry_base::forgive_parked_tasks_at_exit). Before the state
-            // says PARKED:
-            // the unparker converts it back only once it has read PARKED,
-            // so it always finds the tracked unit counted. A wait for a
-            // latch keeps its work unit: what sets the latch is work of a
-            // pool, which the exit handler waits for anyway.
+            // says PARKED: the unparker converts it back only once it has
+            // read PARKED, so it always finds the tracked unit counted. A
+            // wait for a latch keeps its work unit: what sets the latch is
+            // work of a pool, which the exit handler waits for anyway.
             registry_base* const registry = self->registry_;
             self->unit_parked_ =
                 self->parking_on_a_future_ && self->holds_activity_ && registry->parked_tasks_forgiven_at_exit();
