@@ -270,7 +270,7 @@ proctype guard() {
 #define EXECUTING_UNPARKED 3
 #define COMPLETE           4
 byte task_state = EXECUTING;
-bit  unit_parked = 0;   /* fiber_task_base::unit_parked_ */
+bit  unit_parked = 0;   /* fiber_task_base::parks_its_unit(), at the park */
 bit  task_dropped = 0;  /* UNPARKED, and not queued: the workers had left */
 
 /* The home runs the task again after a wake: it completes. */

@@ -49,9 +49,12 @@ namespace boost::forkjoin::detail {
 
 class activity_count {
 public:
-    // Takes one unit; false if the workers may leave already.
-    bool try_take_work() noexcept { return try_take(work_unit, work_mask); }
-    bool try_take_tracked() noexcept { return try_take(tracked_unit, tracked_mask); }
+    // Takes one unit; false if the workers may leave already. Relaxed: a
+    // taker publishes nothing, and needs nothing from the holders before
+    // it; the work its unit keeps is handed over by the queue it goes
+    // through.
+    bool try_take_work() noexcept { return try_add(work_unit, work_mask, std::memory_order_relaxed); }
+    bool try_take_tracked() noexcept { return try_add(tracked_unit, tracked_mask, std::memory_order_relaxed); }
 
     // Gives back a unit taken before. True if this made the workers free
     // to leave: the caller lets them go.
@@ -112,15 +115,10 @@ public:
     // work forgiven): nothing changes, and the task must not be queued.
     bool try_unpark_work() noexcept
     {
-        std::uint64_t state = word_.load(std::memory_order_relaxed);
-        do {
-            if (workers_may_leave(state))
-                return false;
-            check_room(state, work_mask);
-            // Acq-rel on success, as park_work, whose move it undoes.
-        } while (!word_.compare_exchange_weak(state, state + work_unit - tracked_unit, std::memory_order_acq_rel,
-                                              std::memory_order_relaxed));
-        return true;
+        // Acq-rel, as park_work, whose move it undoes. The difference wraps
+        // (unsigned), and the sum does not: the task's tracked unit is in
+        // the word.
+        return try_add(work_unit - tracked_unit, work_mask, std::memory_order_acq_rel);
     }
 
     // From now on, tracked units no longer keep the workers. True as
@@ -165,17 +163,18 @@ private:
         return !workers_may_leave(before) && workers_may_leave(after);
     }
 
-    bool try_take(std::uint64_t unit, std::uint64_t mask) noexcept
+    // Adds `delta` to the word, unless the workers may leave; the count
+    // under `mask` is the one it raises. `success` is the CAS's ordering
+    // (the callers say why); relaxed on failure, which only rereads the
+    // word for the next try.
+    bool try_add(std::uint64_t delta, std::uint64_t mask, std::memory_order success) noexcept
     {
-        // Relaxed: a taker publishes nothing, and needs nothing from the
-        // holders before it; the work its unit keeps is handed over by the
-        // queue it goes through.
         std::uint64_t state = word_.load(std::memory_order_relaxed);
         do {
             if (workers_may_leave(state))
                 return false;
             check_room(state, mask);
-        } while (!word_.compare_exchange_weak(state, state + unit, std::memory_order_relaxed));
+        } while (!word_.compare_exchange_weak(state, state + delta, success, std::memory_order_relaxed));
         return true;
     }
 

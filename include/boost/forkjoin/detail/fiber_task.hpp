@@ -264,6 +264,15 @@ private:
         task->self_.release(); // the reference await_ready took for the registration
     }
 
+    // Whether a park now makes the task's work unit a tracked one (run says
+    // why). Read by the worker as the fiber parks, and by the unparker
+    // after its acquire of PARKED: neither field changes between the two,
+    // the fiber being parked.
+    bool parks_its_unit() const noexcept
+    {
+        return parking_on_a_future_ && holds_activity_ && registry_->parked_tasks_forgiven_at_exit();
+    }
+
     // On the fiber: back to the worker that resumed us. We return once our
     // home runs our job again.
     void park() noexcept { caller_ = std::move(caller_).resume(); }
@@ -314,7 +323,7 @@ private:
         // why): a work unit again, unless the workers may leave for good,
         // which happens only at exit. Then the task stays UNPARKED, never
         // to run: its home may have left already.
-        if (unit_parked_ && !registry->try_unpark_activity())
+        if (parks_its_unit() && !registry->try_unpark_activity())
             return;
         worker_thread* const here = current_worker;
         if (here == home) {
@@ -410,13 +419,12 @@ private:
             // wait for a latch keeps its work unit: what sets the latch is
             // work of a pool, which the exit handler waits for anyway.
             registry_base* const registry = self->registry_;
-            self->unit_parked_ =
-                self->parking_on_a_future_ && self->holds_activity_ && registry->parked_tasks_forgiven_at_exit();
-            if (self->unit_parked_)
+            bool const unit_parked = self->parks_its_unit();
+            if (unit_parked)
                 registry->park_activity();
             // EXECUTING -> PARKED; release publishes the saved fiber_ (and
-            // unit_parked_) to the unparker's acquire, which hands it on
-            // with the job.
+            // what parks_its_unit reads) to the unparker's acquire, which
+            // hands it on with the job.
             std::uint32_t expected = executing;
             if (self->state_.compare_exchange_strong(expected, parked, std::memory_order_acq_rel,
                                                      std::memory_order_acquire))
@@ -431,7 +439,7 @@ private:
             // workers may have been let go meanwhile (perhaps by our own
             // park_activity), and the task runs on, on this worker, without
             // a unit.
-            if (self->unit_parked_ && !registry->try_unpark_activity())
+            if (unit_parked && !registry->try_unpark_activity())
                 self->holds_activity_ = false;
             BOOST_ASSERT(expected == executing_unparked);
             self->state_.exchange(executing, std::memory_order_acquire);
@@ -477,9 +485,6 @@ private:
     bool holds_activity_ = true;
     // Set by the fiber around a park in await_ready.
     bool parking_on_a_future_ = false;
-    // The last park made the task's work unit a tracked one (run). Read by
-    // the unparker after its acquire of PARKED.
-    bool unit_parked_ = false;
     worker_thread* home_ = nullptr;
     job_ref excursion_{};          // what the fiber asked its worker to run
     boost::context::fiber fiber_;  // the fiber, while it is not running
