@@ -356,3 +356,97 @@ BOOST_AUTO_TEST_CASE(broadcast_of_a_const_result_returns_a_vector_of_the_plain_t
     static_assert(std::is_same_v<decltype(names), std::vector<std::string> const>);
     BOOST_TEST(names == (std::vector<std::string>{"worker 0", "worker 1"}), boost::test_tools::per_element());
 }
+
+// pool_options::caller_slot: worker 0 has no thread of its own. Its share
+// of a broadcast runs on whoever holds its place: the caller of install
+// inside the job, else a thread of the pool that takes the place for it.
+// The share must never be left in worker 0's queue with the place free
+// (registry_base::give_back_caller_slot and inject_broadcast, a
+// store-buffering pair): a broadcast that loses it never returns (the
+// watchdog), while installs come and go on another thread.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_broadcast_reaches_worker_0_whoever_holds_its_place, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("a_broadcast_reaches_worker_0_whoever_holds_its_place");
+    fj::pool_options options;
+    options.num_threads = 3;
+    options.caller_slot = true;
+    test::pool<Policy> pool(options);
+    auto const me = std::this_thread::get_id();
+
+    // Place free: a thread of the pool runs the share as worker 0.
+    auto const outside = pool.broadcast([&](fj::broadcast_context c) {
+        BOOST_TEST((fj::current_thread_index() == std::optional<std::size_t>(c.index())));
+        return std::pair(c.index(), std::this_thread::get_id() != me);
+    });
+    BOOST_TEST(outside.size() == 3u);
+    for (std::size_t i = 0; i < outside.size(); ++i) {
+        BOOST_TEST(outside[i].first == i);
+        BOOST_TEST(outside[i].second);
+    }
+    // Place held by this thread: it runs the share itself while it waits.
+    auto const inside = pool.install([&] {
+        return pool.broadcast([&](fj::broadcast_context) { return std::this_thread::get_id() == me; });
+    });
+    BOOST_TEST((inside == std::vector<bool>{true, false, false}));
+
+    // Installs on one thread, broadcasts and spawned broadcasts on another.
+    std::atomic<bool> done{false};
+    std::atomic<long> installs{0};
+    std::thread installer([&] {
+        while (!done.load())
+            installs += pool.install([] { return fj::current_thread_index().has_value(); });
+    });
+    while (installs.load() == 0)
+        std::this_thread::yield();
+    std::atomic<int> spawned_shares{0};
+    constexpr int rounds = 300;
+    for (int r = 0; r < rounds; ++r) {
+        auto const shares = pool.broadcast([](fj::broadcast_context c) { return c.index(); });
+        BOOST_TEST((shares == std::vector<std::size_t>{0, 1, 2}));
+        pool.spawn_broadcast([&](fj::broadcast_context) { ++spawned_shares; });
+    }
+    done = true;
+    installer.join();
+    while (spawned_shares.load() != 3 * rounds)
+        std::this_thread::yield();
+}
+
+// The share that reaches worker 0 while its place is held, and that the
+// holder never looks for (its job does not wait in the pool), is left in
+// worker 0's queue when the holder gives the place back. By then the pool's
+// threads have run their shares and gone to sleep: the holder's look at
+// the queue after it gave the place back is all that wakes one of them to
+// take the place and run the share. Without it the broadcast never returns.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_share_left_in_a_held_place_runs_once_the_place_is_free, Policy,
+                              test::blocking_policies)
+{
+    test::watchdog const hang_guard("a_share_left_in_a_held_place_runs_once_the_place_is_free");
+    fj::pool_options options;
+    options.num_threads = 2;
+    options.caller_slot = true;
+    test::pool<Policy> pool(options);
+    for (int round = 0; round < 3; ++round) {
+        std::atomic<bool> holding{false}, share_1_ran{false};
+        std::atomic<std::size_t> share_0_on{99};
+        std::thread holder([&] {
+            pool.install([&] {
+                holding = true;
+                while (!share_1_ran.load())
+                    std::this_thread::yield();
+                // The pool's thread goes to sleep meanwhile.
+                std::this_thread::sleep_for(50ms);
+                BOOST_TEST(share_0_on.load() == 99u); // still queued
+            });
+        });
+        while (!holding.load())
+            std::this_thread::yield();
+        pool.broadcast([&](fj::broadcast_context c) {
+            if (c.index() == 1)
+                share_1_ran = true;
+            else
+                share_0_on = fj::current_thread_index().value_or(99);
+        });
+        BOOST_TEST(share_0_on.load() == 0u);
+        holder.join();
+    }
+}

@@ -1410,3 +1410,45 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_use_current_thread_pool_frees_the_stacks_it_cach
         BOOST_TEST(stacks.cached() == 0u);
     }
 }
+
+// pool_options::caller_slot: a fiber resumes on the thread that started it,
+// and the caller that holds worker 0's place leaves it when its install
+// returns. So worker 0 starts no fiber: a future task spawned by the holder
+// (or stolen by it) starts on a thread of the pool, which parks it and
+// resumes it after the holder has gone. This thread caches no stack: it ran
+// no fiber.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_caller_slot_holder_starts_no_fiber, Policy, test::all_policies)
+{
+    auto const& stacks = fj::detail::this_thread_stacks();
+    BOOST_TEST(stacks.cached() == 0u);
+    fj::pool_options options = test::threads(2);
+    options.caller_slot = true;
+    test::pool<Policy> pool(options);
+    auto const me = std::this_thread::get_id();
+    constexpr int tasks = 50;
+    std::vector<fj::promise<int>> promises(tasks);
+    std::vector<fj::future<std::pair<int, bool>>> parked;
+    long const done_inside = pool.install([&] {
+        BOOST_TEST((fj::current_thread_index() == std::optional<std::size_t>(0)));
+        for (int i = 0; i < tasks; ++i)
+            parked.push_back(pool.spawn_future([i, pf = promises[static_cast<std::size_t>(i)].get_future()]() mutable {
+                bool const on_worker_1 = fj::current_thread_index() == std::optional<std::size_t>(1);
+                return std::pair(fj::await(pf) + i, on_worker_1 && fj::current_thread_index() == 1u);
+            }));
+        // The holder waits for a task as worker 0, running other jobs.
+        long sum = 0;
+        for (int i = 0; i < tasks; ++i)
+            sum += pool.spawn_future([i] { return fj::current_thread_index() == 1u ? i : -1000; }).get();
+        return sum;
+    });
+    BOOST_TEST(done_inside == tasks * (tasks - 1) / 2);
+    for (int i = 0; i < tasks; ++i)
+        promises[static_cast<std::size_t>(i)].set_value(1000);
+    for (int i = 0; i < tasks; ++i) {
+        auto const [value, on_worker_1] = parked[static_cast<std::size_t>(i)].get();
+        BOOST_TEST(value == 1000 + i);
+        BOOST_TEST(on_worker_1);
+    }
+    BOOST_TEST(stacks.cached() == 0u);
+    BOOST_TEST(std::this_thread::get_id() == me);
+}

@@ -11,8 +11,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -164,4 +166,135 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(mutual_install, Policy, test::all_policies)
         });
         BOOST_TEST(ok);
     }
+}
+
+// --- pool_options::caller_slot: worker 0's place, taken by a caller -------------
+
+namespace {
+fj::pool_options with_caller_slot(std::size_t n)
+{
+    fj::pool_options options = test::threads(n);
+    options.caller_slot = true;
+    return options;
+}
+} // namespace
+
+// install from outside runs in place as worker 0, which has no thread of its
+// own; the pool made the others; the place is free again afterwards.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_caller_slot_install_runs_on_the_caller_as_worker_0, Policy, test::all_policies)
+{
+    std::vector<std::thread> threads;
+    std::vector<std::size_t> handed_out;
+    fj::pool_options options = with_caller_slot(3);
+    options.spawn_handler = [&](fj::thread_builder worker) {
+        handed_out.push_back(worker.index());
+        threads.emplace_back([w = std::move(worker)]() mutable { w.run(); });
+    };
+    {
+        test::pool<Policy> pool(options);
+        BOOST_TEST(pool.num_threads() == 3u);
+        BOOST_TEST((handed_out == std::vector<std::size_t>{1, 2}));
+        auto const me = std::this_thread::get_id();
+        for (int rep = 0; rep < 50; ++rep) {
+            auto const [index, here, sum] = pool.install([&] {
+                return std::tuple(fj::current_thread_index(), std::this_thread::get_id() == me, fib(18));
+            });
+            BOOST_TEST((index == std::optional<std::size_t>(0)));
+            BOOST_TEST(here);
+            BOOST_TEST(sum == 2584);
+            BOOST_TEST(!fj::current_thread_index()); // no worker outside install
+        }
+        // The other entries that install: join and scope from outside.
+        BOOST_TEST((pool.join([] { return fj::current_thread_index(); }, [] { return 1; }).first ==
+                    std::optional<std::size_t>(0)));
+        BOOST_TEST((pool.scope([](fj::lifo_scope&) { return fj::current_thread_index(); }) ==
+                    std::optional<std::size_t>(0)));
+        // An exception leaves through install and gives the place back.
+        BOOST_CHECK_THROW(pool.install([] { throw std::out_of_range("x"); }), std::out_of_range);
+        BOOST_TEST((pool.install([] { return fj::current_thread_index(); }) == std::optional<std::size_t>(0)));
+        // A worker of the pool installs in place, as without a slot.
+        auto const from_worker = pool.install([&] {
+            std::optional<std::size_t> inner;
+            fj::scope([&](fj::lifo_scope& s) {
+                s.spawn([&] {
+                    if (fj::current_thread_index() != std::optional<std::size_t>(0))
+                        inner = pool.install([] { return fj::current_thread_index(); });
+                });
+            });
+            return inner;
+        });
+        if (from_worker) // the spawn was stolen by a made thread
+            BOOST_TEST(*from_worker != 0u);
+    }
+    for (auto& t : threads)
+        t.join();
+}
+
+// The options that give worker 0 away are exclusive; one thread leaves no
+// place to give: the pool makes its thread and install waits for it.
+BOOST_AUTO_TEST_CASE(a_caller_slot_needs_two_threads_and_no_use_current_thread)
+{
+    fj::pool_options both = with_caller_slot(2);
+    both.use_current_thread = true;
+    BOOST_CHECK_THROW(fj::thread_pool{both}, std::invalid_argument);
+    BOOST_TEST(!fj::current_thread_index()); // and this thread did not become a worker
+
+    fj::thread_pool one(with_caller_slot(1));
+    auto const me = std::this_thread::get_id();
+    BOOST_TEST(one.install([] { return std::this_thread::get_id(); }) != me);
+    BOOST_TEST((one.install([] { return fj::current_thread_index(); }) == std::optional<std::size_t>(0)));
+}
+
+// Outside callers take turns: one holds the place, the others' jobs are
+// injected as without a slot; never two at a time. Every caller spawns a
+// job that its install does not wait for: the holder leaves it on worker
+// 0's deque, where only the pool's threads can find it once the holder
+// has gone (give_back_caller_slot hands it over). A lost hand-over leaves
+// a job for ever (the watchdog).
+BOOST_AUTO_TEST_CASE_TEMPLATE(callers_take_turns_and_leave_no_job_behind, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("callers_take_turns_and_leave_no_job_behind");
+    test::pool<Policy> pool(with_caller_slot(2));
+    constexpr int callers = 4, reps = 300;
+    std::atomic<int> holders{0}, most_holders{0}, held{0};
+    std::vector<std::atomic<int>> spawned_ran(callers);
+    std::vector<long> sums(callers);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < callers; ++t)
+        threads.emplace_back([&, t] {
+            auto const me = static_cast<std::size_t>(t);
+            for (int rep = 0; rep < reps; ++rep) {
+                sums[me] += pool.install([&] {
+                    // Counted once per thread: the holder may run another
+                    // caller's injected job nested in its own, while it
+                    // waits as worker 0.
+                    static thread_local int nested = 0;
+                    bool const holder = fj::current_thread_index() == std::optional<std::size_t>(0) && nested++ == 0;
+                    if (holder) {
+                        int const now = ++holders;
+                        for (int m = most_holders.load(); now > m && !most_holders.compare_exchange_weak(m, now);)
+                            ;
+                        ++held;
+                    }
+                    pool.spawn([&spawned_ran, me] { ++spawned_ran[me]; });
+                    long const r = fib(10);
+                    if (fj::current_thread_index() == std::optional<std::size_t>(0))
+                        --nested;
+                    if (holder)
+                        --holders;
+                    return r;
+                });
+                // One spawned job at a time per caller: the next install
+                // waits until this one ran, so a job left behind must be
+                // found while the pool may be asleep.
+                while (spawned_ran[me].load() != rep + 1)
+                    std::this_thread::yield();
+            }
+        });
+    for (auto& t : threads)
+        t.join();
+    for (long const s : sums)
+        BOOST_TEST(s == 55 * reps);
+    BOOST_TEST(most_holders.load() == 1);
+    BOOST_TEST(held.load() > 0);
 }

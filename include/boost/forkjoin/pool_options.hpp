@@ -123,9 +123,10 @@ struct pool_options {
     fence_mode fences = fence_mode::automatic;
     // Creates the thread of each worker, instead of the pool: called on the
     // constructing thread once per worker (but worker 0 with
-    // use_current_thread), in index order, with a thread_builder that a new
-    // thread must run() (see thread_builder.hpp). What it throws, the
-    // constructor throws, after stopping the workers already handed out.
+    // use_current_thread or caller_slot), in index order, with a
+    // thread_builder that a new thread must run() (see thread_builder.hpp).
+    // What it throws, the constructor throws, after stopping the workers
+    // already handed out.
     // The pool's destructor waits until every worker has returned from
     // run(). Empty: the pool starts its own threads, named by thread_name,
     // with stack_size.
@@ -138,6 +139,20 @@ struct pool_options {
     // must destroy the pool itself, outside any work of the pool. Not for
     // the global pool.
     bool use_current_thread = false;
+
+    // Worker 0 gets no thread of its own: a thread outside every pool that
+    // calls install takes worker 0's place for that call and works on its
+    // job beside the pool's num_threads - 1 threads, as oneTBB's arena
+    // seats its caller in a slot it keeps for it. A loop of short jobs from
+    // one outside thread then runs with num_threads threads in all, none of
+    // them waiting for another: on a machine with no more CPUs than
+    // workers, a waiting caller is one runnable thread too many
+    // (doc/policies_compared.adoc). One caller holds the place at a time;
+    // the others wait for their jobs as without it. Jobs that find the
+    // place empty run on the pool's threads (spawn, a future task's first
+    // run, worker 0's share of a broadcast). Ignored with num_threads 1,
+    // which would leave the pool no thread; not with use_current_thread.
+    bool caller_slot = false;
 };
 
 } // namespace boost::forkjoin

@@ -345,6 +345,16 @@ private:
         auto* const self = static_cast<fiber_task_base*>(self_ptr);
         worker_thread* const w = current_worker;
         BOOST_ASSERT(w != nullptr && w->current_fiber() == nullptr);
+        if (BOOST_FORKJOIN_UNLIKELY(w->is_caller_slot())) {
+            // The thread that holds worker 0's place may leave it before the
+            // fiber ends, and a fiber resumes on the thread that started it:
+            // the first run goes to a thread of the pool, still UNPARKED.
+            // Only a first run gets here: a started task's home is the
+            // thread that started it, never worker 0.
+            BOOST_ASSERT(!self->started_);
+            self->registry_->start_fiber_elsewhere(self->resume_node_);
+            return;
+        }
         // UNPARKED -> EXECUTING. Only the job's runner leaves UNPARKED
         // (unpark writes it back unchanged there), but an exchange, not a
         // store: acquire, so that the fiber sees what every unparker wrote

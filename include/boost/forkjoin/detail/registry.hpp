@@ -76,7 +76,10 @@ public:
     void mark_blocked() override
     {
         refuse_calls_from_deadlock_handler();
-        hand_over_local_jobs();
+        // Both callers, boost::forkjoin::mark_blocked and the pool's, run on
+        // a worker of this pool; the guard costs a compare.
+        if (worker_thread* const worker = current_worker; owns(worker))
+            hand_over_local_jobs(*worker);
         sleep_.mark_blocked();
     }
 
@@ -88,32 +91,29 @@ public:
 
 private:
     // A worker that blocks in user code may leave jobs on its deque, often
-    // the very job it is about to wait for. A push tells the policy after a
+    // the very job it is about to wait for; a caller slot's holder that
+    // leaves may leave the jobs it spawned (registry_base::
+    // give_back_caller_slot). A push tells the policy after a
     // release store, not a seq-cst one, so a push and a worker getting
     // sleepy at the same moment can miss each other (a store-buffering
     // pair: the pusher reads the sleep state from before the other's
     // announcement, the other reads the deque from before the push). rayon
     // accepts that loss because the pusher pops its own job in the end
     // (doc/sleep_legacy.adoc, "Memory orderings"); a blocked worker pops
-    // nothing, and the pool would hang. So a worker that says it blocks with
-    // jobs on its deque publishes them again, this time with the fence the
+    // nothing, nor does an empty slot, and the pool would hang. So a worker
+    // that blocks or leaves with jobs on its deque publishes them again, this time with the fence the
     // push leaves out, and a notification no filter can skip. The policies
     // fence after announcing that they get sleepy, the other half of the
     // pair: either that fence comes first in the seq-cst order, and our
     // notification sees the announcement, or ours does, and the sleepy
     // worker's next search sees the jobs.
-    void hand_over_local_jobs()
+    void hand_over_local_jobs(worker_thread& worker) noexcept override
     {
-        // Both callers, boost::forkjoin::mark_blocked and the pool's, run on
-        // a worker of this pool; the guard costs a compare.
-        worker_thread* const worker = current_worker;
-        if (!owns(worker))
-            return;
-        std::size_t const jobs = worker->local_job_count();
+        std::size_t const jobs = worker.local_job_count();
         if (jobs == 0)
             return;
         // The thieves must not need our next pop to take them.
-        worker->prepare_for_absence();
+        worker.prepare_for_absence();
         std::atomic_thread_fence(std::memory_order_seq_cst);
         // Not empty before: these jobs are a backlog that their owner will
         // not run, so the policy should find hands for all of them.

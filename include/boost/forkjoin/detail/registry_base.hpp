@@ -198,6 +198,10 @@ public:
             release_fiber_cache_();
     }
 
+    // Worker 0 of a pool with a caller slot: no thread of its own, worn by
+    // whichever thread holds the slot (registry_base::try_take_caller_slot).
+    bool is_caller_slot() const noexcept { return caller_slot_; }
+
     core_latch& terminate_latch() noexcept { return terminate_; }
     broadcast_queue& broadcasts() noexcept { return broadcasts_; }
     worker_counters& counters() noexcept { return counters_; }
@@ -212,6 +216,7 @@ private:
     registry_base& registry_;
     std::size_t index_;
     bool breadth_first_;
+    bool caller_slot_ = false; // set by registry_base::start, before any thread sees us
     xorshift_rng rng_;
     broadcast_queue broadcasts_;
     locked_job_queue fifo_;
@@ -315,6 +320,9 @@ public:
           injector_(injector_capacity)
     {
         check_fiber_stack_size(options_.fiber_stack_size);
+        if (options_.caller_slot && options_.use_current_thread)
+            throw std::invalid_argument("boost::forkjoin: pool_options::caller_slot and use_current_thread both "
+                                        "give worker 0 to a thread that is not the pool's own: choose one");
     }
 
     registry_base(registry_base const&) = delete;
@@ -347,6 +355,10 @@ public:
     virtual void notify_worker(std::size_t index) noexcept = 0;
     virtual void mark_blocked() = 0;
     virtual void mark_unblocked() = 0;
+    // `worker` will not pop its deque for a while (it blocks in user code,
+    // or its caller slot's holder leaves): publishes its jobs for the
+    // thieves again, as registry.hpp says.
+    virtual void hand_over_local_jobs(worker_thread& worker) noexcept = 0;
 
     // --- Starting and stopping ----------------------------------------------
 
@@ -377,6 +389,9 @@ public:
             if (options_.use_current_thread) {
                 adopted_ = workers_[0].get();
                 current_worker = adopted_;
+                first = 1;
+            } else if (has_caller_slot_) {
+                workers_[0]->caller_slot_ = true;
                 first = 1;
             }
             for (std::size_t i = first; i < num_threads_; ++i)
@@ -664,8 +679,118 @@ public:
         for (std::size_t i = 0; i < num_threads_; ++i)
             workers_[i]->broadcasts().push(node_of(i));
         broadcast_jobs_.fetch_add(num_threads_, std::memory_order_relaxed);
-        for (std::size_t i = 0; i < num_threads_; ++i)
+        std::size_t first = 0;
+        if (has_caller_slot_) {
+            first = 1;
+            // Seq-cst, after the seq-cst push: the other half of the pair
+            // in give_back_caller_slot. Either we see the slot held, and its
+            // holder runs the job before it gives the slot back, or sees it
+            // there when it has; or we see it free, and a thread of the pool
+            // takes the slot to run it (run_vacant_slot_broadcasts).
+            if (caller_slot_taken_.load(std::memory_order_seq_cst))
+                notify_worker(0);
+            else
+                notify_vacant_slot_work();
+        }
+        for (std::size_t i = first; i < num_threads_; ++i)
             notify_worker(i);
+    }
+
+    // --- The caller slot (pool_options::caller_slot) ---------------------------
+    //
+    // Worker 0 has no thread of its own. A thread takes its place for a
+    // while: one outside every pool, for the length of an install
+    // (submit.hpp), or a thread of the pool, to run a broadcast's job that
+    // reached worker 0 while the place was empty. One at a time: taking it
+    // is an exchange on one flag. Whoever holds it is worker 0 in every
+    // respect (current_worker, its deque, its broadcast queue, its sleep
+    // state in the policy) but one: it starts no fiber, because a fiber
+    // resumes on the thread that started it (fiber_task.hpp), and that
+    // thread may have left the place by then. The pool's own fibers never
+    // have worker 0 for home, so its resume queue stays empty.
+
+    bool has_caller_slot() const noexcept { return has_caller_slot_; }
+
+    // Takes worker 0's place if it is free. The caller sets current_worker
+    // and gives the place back with give_back_caller_slot.
+    bool try_take_caller_slot() noexcept
+    {
+        // A plain load first: a held place costs a caller one read of the
+        // line, not a write to it. Acquire on the exchange: the last
+        // holder's release orders all it did as worker 0 (the deque's owner
+        // fields, the queues' consumer side) before what we do as worker 0.
+        return has_caller_slot_ && !caller_slot_taken_.load(std::memory_order_relaxed) &&
+               !caller_slot_taken_.exchange(true, std::memory_order_acquire);
+    }
+
+    // Gives worker 0's place back. What the holder leaves there stays
+    // there, for the pool's threads to take:
+    //  * jobs on the deque (spawned, not yet stolen) are handed over as by a
+    //    worker that blocks (hand_over_local_jobs), so that a sleepy thread
+    //    cannot miss them;
+    //  * a broadcast's job that came after the holder's last look at its
+    //    queue is run by a thread of the pool that takes the place.
+    void give_back_caller_slot() noexcept
+    {
+        worker_thread& slot = *workers_[0];
+        if (slot.local_job_count() != 0)
+            hand_over_local_jobs(slot);
+        // Seq-cst: release for the next holder (try_take_caller_slot), and
+        // the first half of a store-buffering pair with inject_broadcast's
+        // push then load of this flag. Either that load sees the place
+        // held, and our load of the queue below sees its job, or it sees
+        // the place free and notifies the pool itself.
+        caller_slot_taken_.store(false, std::memory_order_seq_cst);
+        if (!slot.broadcasts().empty())
+            notify_vacant_slot_work();
+    }
+
+    // Whether the place is free and worker 0's broadcast queue holds a job,
+    // which only a thread that takes the place may run. Part of a
+    // searching worker's look at the queues that are not its own
+    // (worker_thread::has_injected_jobs), so it follows the policies' rule
+    // for those: the publisher (a broadcast, a holder giving the place
+    // back) publishes with a seq-cst write, then notifies as for an
+    // injected job.
+    bool vacant_slot_has_work() const noexcept
+    {
+        return has_caller_slot_ && !workers_[0]->broadcasts_.empty() &&
+               !caller_slot_taken_.load(std::memory_order_seq_cst);
+    }
+
+    // The job a searching thread of the pool runs when vacant_slot_has_work:
+    // it takes the place, runs worker 0's broadcast jobs as worker 0, and
+    // gives the place back. Someone else may have taken it first: then
+    // that one runs them.
+    static void run_vacant_slot_broadcasts(void* self) noexcept
+    {
+        auto& registry = *static_cast<registry_base*>(self);
+        if (!registry.try_take_caller_slot())
+            return;
+        worker_thread& slot = *registry.workers_[0];
+        worker_thread* const own = std::exchange(current_worker, &slot);
+        while (auto job = slot.broadcasts().pop())
+            slot.execute(*job);
+        current_worker = own;
+        registry.give_back_caller_slot();
+    }
+
+    // A job in worker 0's broadcast queue, with the place free: the pool's
+    // threads must take the place to run it, so tell them as of a job in
+    // the injector, which their searches look at together with this queue.
+    void notify_vacant_slot_work() noexcept { notify_new_injected_jobs(1, true); }
+
+    // A future task's first run reached worker 0 through its queues (the
+    // holder's spawn_future, a steal): worker 0 starts no fiber, so the
+    // task starts on a thread of the pool instead, through that worker's
+    // resume queue (no allocation: the node is the task's). Called by the
+    // holder only.
+    void start_fiber_elsewhere(resume_node& first_run) noexcept
+    {
+        worker_thread& slot = *workers_[0];
+        std::size_t const target = 1 + static_cast<std::size_t>(slot.rng_.next() % (num_threads_ - 1));
+        workers_[target]->resumes().push(first_run);
+        notify_worker(target);
     }
 
     // Sets a core latch that worker `target` of this registry, or a fiber
@@ -1043,6 +1168,8 @@ private:
     std::vector<native_thread> threads_;
     // use_current_thread: worker 0, the thread that built the pool.
     worker_thread* adopted_ = nullptr;
+    // caller_slot, with a thread of the pool left besides worker 0.
+    bool const has_caller_slot_ = options_.caller_slot && !options_.use_current_thread && num_threads_ >= 2;
 
     // Starting. The thread inside start(), if any (run() refuses it).
     std::atomic<std::thread::id> building_thread_{};
@@ -1083,6 +1210,9 @@ private:
     // Workers between jobs, and the CPUs they share (leaves_a_cpu_free).
     alignas(cache_line_size) std::atomic<std::size_t> idle_workers_{0};
     std::size_t const cpus_ = std::max(1u, std::thread::hardware_concurrency());
+    // Whether a thread holds worker 0's place (caller slot). Written at
+    // every install from outside: a line of its own.
+    alignas(cache_line_size) std::atomic<bool> caller_slot_taken_{false};
 
     // Last, so destroyed first: an extension may still refer to the rest.
     std::mutex extensions_mutex_;
@@ -1195,12 +1325,17 @@ inline std::optional<job_ref> worker_thread::find_work()
         return job;
     if (auto job = steal())
         return job;
-    return registry_.pop_injected();
+    if (auto job = registry_.pop_injected())
+        return job;
+    if (BOOST_FORKJOIN_UNLIKELY(registry_.vacant_slot_has_work()))
+        return job_ref{&registry_base::run_vacant_slot_broadcasts, &registry_};
+    return std::nullopt;
 }
 
 inline bool worker_thread::has_injected_jobs() const noexcept
 {
-    return !broadcasts_.empty() || resumes_.has_work() || registry_.has_injected_jobs();
+    return !broadcasts_.empty() || resumes_.has_work() || registry_.has_injected_jobs() ||
+           registry_.vacant_slot_has_work();
 }
 
 } // namespace boost::forkjoin::detail
