@@ -6,7 +6,7 @@
 //   ./fence_litmus [--iterations N] [--membarrier-iterations N] [--no-pin]
 //
 // Default: 2,000,000 iterations per variant (250,000 for the two that call
-// membarrier), 13 variants: ~10 s on an idle 2-core x86 VM, far longer when
+// membarrier), 15 variants: ~10 s on an idle 2-core x86 VM, far longer when
 // other jobs load it (membarrier then waits for busy CPUs).  The threads are pinned
 // to the first two CPUs the process may use (--no-pin to let the OS place
 // them: on a loaded machine it then often runs both on one core and nothing
@@ -37,6 +37,16 @@
 //              AND the run misses X (= a lost cancel, or a fiber parked on
 //              a state already complete). REAL: the unparker writes S back
 //              unchanged with an RMW, the home moves with an exchange.
+//
+// Pair (g), caller slot: a broadcast's job for worker 0 vs the holder of
+// worker 0's place giving it back (registry_base::inject_broadcast and
+// give_back_caller_slot). x is worker 0's broadcast queue (its size), y
+// the place: 0 = held (the old value), 1 = given back.
+//   broadcaster: push (RMW on x)       ; load flag (load y)
+//   holder:      free the place (store y) ; look at the queue (load x)
+//   forbidden: the broadcaster sees the place held (leaves the job to the
+//              holder) AND the holder sees the queue empty (= the job stays
+//              in the queue of a place nobody holds).
 //
 // Pair (c), the deque's fence pair in its simplest form, and pair (d), its
 // real shape: pop() against steal() on a two-element deque, where the
@@ -265,6 +275,22 @@ struct UnparkReal {
         y.v.exchange(kExecuting, acq);
         return x.v.load(acq);
     }
+};
+
+// ---- pair (g): a broadcast's job for worker 0 vs the holder of its place
+// giving it back. t0 returns 0 if it saw the place held; t1 returns 0 if it
+// saw the queue empty.
+struct SlotWeak {
+    static constexpr const char* name = "g/slot  WEAK  queue++(rel RMW); flag load(acq) | flag.store(rel); queue load(acq)";
+    static constexpr bool real = false;
+    static std::uint32_t t0(Cell& q, Cell& f) { q.v.fetch_add(1, rel); return f.v.load(acq); }
+    static std::uint32_t t1(Cell& q, Cell& f) { f.v.store(1, rel); return q.v.load(acq); }
+};
+struct SlotReal {
+    static constexpr const char* name = "g/slot  REAL  queue++(sc RMW); flag load(sc) | flag.store(sc); queue load(sc)";
+    static constexpr bool real = true;
+    static std::uint32_t t0(Cell& q, Cell& f) { q.v.fetch_add(1, sc); return f.v.load(sc); }
+    static std::uint32_t t1(Cell& q, Cell& f) { f.v.store(1, sc); return q.v.load(sc); }
 };
 
 struct Options {
@@ -660,6 +686,8 @@ int main(int argc, char** argv) {
     report<BlockedPushReal>(opt, real_failed);
     bool weak_f = report<UnparkWeak>(opt, real_failed);
     report<UnparkReal>(opt, real_failed);
+    bool weak_g = report<SlotWeak>(opt, real_failed);
+    report<SlotReal>(opt, real_failed);
     bool const asymmetric = boost::forkjoin::detail::asymmetric_fences_available();
     std::printf("pair c: membarrier %s\n", asymmetric ? "available: the REAL variant uses it"
                                                       : "NOT available: the REAL variant uses seq-cst fences");
@@ -683,13 +711,13 @@ int main(int argc, char** argv) {
     double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     std::printf("weak variants showed the forbidden outcome: pair a %s, pair b %s, pair c %s, pair d %s / %s, pair e %s, "
-                "pair f %s\n",
+                "pair f %s, pair g %s\n",
                 weak_a ? "YES" : "no", weak_b ? "YES" : "no", weak_c ? "YES" : "no", weak_d ? "YES" : "no",
-                weak_d_thief ? "YES" : "no", weak_e ? "YES" : "no", weak_f ? "YES" : "no");
+                weak_d_thief ? "YES" : "no", weak_e ? "YES" : "no", weak_f ? "YES" : "no", weak_g ? "YES" : "no");
     std::printf("%s (%.1fs)\n", real_failed ? "FAIL: a REAL variant showed the forbidden outcome"
                                             : "PASS: the REAL variants never showed the forbidden outcome",
                 total);
-    // One check per pair (a to f): its REAL variant never showed the forbidden outcome.
-    std::printf("%d passed, %d failed\n", real_failed ? 0 : 6, real_failed ? 1 : 0);
+    // One check per pair (a to g): its REAL variant never showed the forbidden outcome.
+    std::printf("%d passed, %d failed\n", real_failed ? 0 : 7, real_failed ? 1 : 0);
     return real_failed ? 1 : 0;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Model-check the legacy and jec sleep protocols, the outside waiter's latch and
 # the adaptive fence handshake, a fiber's parked wait for a latch, a pool's
-# activity count, and their mutants, with SPIN.
+# activity count, worker 0's place in a pool with a caller slot, and their mutants, with SPIN.
 #
 #   test/model/check.sh            # all checks (~25 s on 2 idle cores, two at a time)
 #   EXTENDED=1 test/model/check.sh # + liveness proofs and 3-worker runs
@@ -171,6 +171,13 @@ check mutant   activity_count/PARKED_KEEPS_WORK      activity_count "-DEXIT -DMU
 check mutant   activity_count/PARK_AFTER_STATE       activity_count "-DMUTANT_PARK_AFTER_STATE"
 check mutant   activity_count/UNPARK_IGNORES_LEAVE   activity_count "-DEXIT -DKEPT -DMUTANT_UNPARK_IGNORES_LEAVE"
 check mutant   activity_count/PARK_NEVER_FREES       activity_count "-DEXIT -DKEPT -DMUTANT_PARK_NEVER_FREES"
+check model    caller_slot                      caller_slot ""
+check model    caller_slot/3-holds-3-broadcasts caller_slot "-DHOLDS=3 -DBCASTS=3"
+check mutant   caller_slot/NO_RECHECK           caller_slot "-DMUTANT_NO_RECHECK"
+check mutant   caller_slot/CHECK_BEFORE_RELEASE caller_slot "-DMUTANT_CHECK_BEFORE_RELEASE"
+check mutant   caller_slot/ALWAYS_NOTIFY_WORKER_0 caller_slot "-DMUTANT_ALWAYS_NOTIFY_WORKER_0"
+check mutant   caller_slot/SLEEP_CHECK_IGNORES_SLOT caller_slot "-DMUTANT_SLEEP_CHECK_IGNORES_SLOT"
+check mutant   caller_slot/TAKE_WITHOUT_EXCHANGE caller_slot "-DMUTANT_TAKE_WITHOUT_EXCHANGE"
 
 # livelocks the safety check cannot see (it passes: timeout never fires)
 check live-mutant legacy/WORK_FOUND_NO_TICKLE   legacy "-DMUTANT_WORK_FOUND_NO_TICKLE"
