@@ -42,6 +42,8 @@ bool with_executor(std::string_view impl, std::size_t threads, F&& f)
         return run(std::type_identity<omp_executor>{});
     if (impl == "forkjoin-main")
         return run(std::type_identity<forkjoin_main_executor>{});
+    if (impl == "forkjoin-slot")
+        return run(std::type_identity<forkjoin_slot_executor>{});
     return false;
 }
 

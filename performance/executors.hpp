@@ -225,6 +225,28 @@ private:
     }
 };
 
+// The default pool with a caller slot (pool_options::caller_slot): N - 1
+// made threads, and worker 0's place taken by whichever thread outside the
+// pool calls install, for the length of the call. Built like the other
+// rows, on any thread: the main thread takes the place only while it
+// installs, as a oneTBB caller takes an arena slot in execute().
+class forkjoin_slot_executor : public forkjoin_executor<boost::forkjoin::sleep::jec> {
+public:
+    static constexpr std::string_view name = "forkjoin-slot";
+    // Outside install the main thread is no worker: spawn injects.
+    static constexpr spawn_kind spawn_mode = spawn_kind::detached;
+
+    explicit forkjoin_slot_executor(std::size_t threads) : forkjoin_executor(caller_slot_options(threads)) {}
+
+private:
+    static boost::forkjoin::pool_options caller_slot_options(std::size_t threads)
+    {
+        boost::forkjoin::pool_options o = options(threads);
+        o.caller_slot = true;
+        return o;
+    }
+};
+
 // ---------------------------------------------------------------------------
 // oneTBB: a task_arena of `threads` slots; join is parallel_invoke.
 // ---------------------------------------------------------------------------

@@ -25,6 +25,7 @@ inline constexpr implementation implementations[] = {
     {"forkjoin-legacy", "boost::forkjoin::basic_thread_pool<sleep::legacy>"},
     {"forkjoin-spin", "boost::forkjoin::basic_thread_pool<sleep::spin>"},
     {"forkjoin-main", "thread_pool (sleep::jec) with use_current_thread: the main thread is worker 0"},
+    {"forkjoin-slot", "thread_pool (sleep::jec) with caller_slot: a caller of install takes worker 0's place"},
     {"tbb", "oneTBB task_arena + parallel_invoke / enqueue"},
     {"omp", "OpenMP parallel + single + task/taskwait (libgomp)"},
     {"rayon", "Rayon ThreadPool::install + rayon::join / spawn (child process rayon-bench)"},
@@ -39,9 +40,10 @@ inline bool is_implementation(std::string_view name)
 // The library's policy rows, in the order child.cpp passes their policies
 // to compare_policies. They are measured together, in one child process per
 // (workload, thread count): the policies' repetitions interleaved, each on a
-// fresh pool. forkjoin-main is not one of them: its pool must be built on
-// the child's main thread, and it runs in a child of its own, as the peers
-// do. `--impls forkjoin` means these.
+// fresh pool. forkjoin-main and forkjoin-slot are not among them: the
+// first's pool must be built on the child's main thread, and both are one
+// policy with another option; each runs in a child of its own, as the
+// peers do. `--impls forkjoin` means these.
 inline constexpr std::string_view policy_rows[] = {"forkjoin-jec", "forkjoin-legacy", "forkjoin-spin"};
 
 inline bool is_forkjoin(std::string_view name)

@@ -129,7 +129,7 @@ std::vector<run_result> execute(plan_item const& item, std::string const& self, 
     if (!item.wl->forkjoin_only.empty() && !is_forkjoin(impl)) {
         results[0].state = run_state::skipped;
         results[0].note =
-            impl == "forkjoin-main"
+            impl == "forkjoin-main" || impl == "forkjoin-slot"
                 ? std::string("measured on the policy rows: this workload runs inside the pool either way")
                 : fmt::format("Boost.ForkJoin only: {}", item.wl->forkjoin_only);
         return results;
