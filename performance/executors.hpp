@@ -201,50 +201,48 @@ private:
     pool_type& pool_;
 };
 
-// The default pool with the main thread as its worker 0
-// (pool_options::use_current_thread): a pool of N threads is the main thread
-// and N - 1 made ones, as a oneTBB arena of N slots or an OpenMP team of N is
-// the caller and N - 1 others. install from the main thread then runs in
-// place, so the main thread works on the job instead of waiting for it, and
-// on a machine with as many CPUs as threads no third thread competes for a
-// CPU. Rayon 1.6 has no such option (rayon-core 1.12 added it), so the
-// `rayon` row stays a pool of N made threads and a waiting caller.
-class forkjoin_main_executor : public forkjoin_executor<boost::forkjoin::sleep::jec> {
+// The default pool with one of its bool options set: the rows that give
+// the caller a worker's place.
+template <bool boost::forkjoin::pool_options::*Option>
+class forkjoin_jec_with : public forkjoin_executor<boost::forkjoin::sleep::jec> {
 public:
-    static constexpr std::string_view name = "forkjoin-main";
-    static constexpr spawn_kind spawn_mode = spawn_kind::own_deque;
-
-    explicit forkjoin_main_executor(std::size_t threads) : forkjoin_executor(main_thread_options(threads)) {}
+    explicit forkjoin_jec_with(std::size_t threads) : forkjoin_executor(with_option(threads)) {}
 
 private:
-    static boost::forkjoin::pool_options main_thread_options(std::size_t threads)
+    static boost::forkjoin::pool_options with_option(std::size_t threads)
     {
         boost::forkjoin::pool_options o = options(threads);
-        o.use_current_thread = true;
+        o.*Option = true;
         return o;
     }
 };
 
-// The default pool with a caller slot (pool_options::caller_slot): N - 1
-// made threads, and worker 0's place taken by whichever thread outside the
-// pool calls install, for the length of the call. Built like the other
-// rows, on any thread: the main thread takes the place only while it
-// installs, as a oneTBB caller takes an arena slot in execute().
-class forkjoin_slot_executor : public forkjoin_executor<boost::forkjoin::sleep::jec> {
+// The main thread as the pool's worker 0 (pool_options::use_current_thread):
+// a pool of N threads is the main thread and N - 1 made ones, as a oneTBB
+// arena of N slots or an OpenMP team of N is the caller and N - 1 others.
+// install from the main thread then runs in place, so the main thread works
+// on the job instead of waiting for it, and on a machine with as many CPUs
+// as threads no third thread competes for a CPU. Rayon 1.6 has no such
+// option (rayon-core 1.12 added it), so the `rayon` row stays a pool of N
+// made threads and a waiting caller.
+class forkjoin_main_executor : public forkjoin_jec_with<&boost::forkjoin::pool_options::use_current_thread> {
+public:
+    static constexpr std::string_view name = "forkjoin-main";
+    static constexpr spawn_kind spawn_mode = spawn_kind::own_deque;
+    using forkjoin_jec_with::forkjoin_jec_with;
+};
+
+// A caller slot (pool_options::caller_slot): N - 1 made threads, and worker
+// 0's place taken by whichever thread outside the pool calls install, for
+// the length of the call. Built like the other rows, on any thread: the main
+// thread takes the place only while it installs, as a oneTBB caller takes an
+// arena slot in execute().
+class forkjoin_slot_executor : public forkjoin_jec_with<&boost::forkjoin::pool_options::caller_slot> {
 public:
     static constexpr std::string_view name = "forkjoin-slot";
     // Outside install the main thread is no worker: spawn injects.
     static constexpr spawn_kind spawn_mode = spawn_kind::detached;
-
-    explicit forkjoin_slot_executor(std::size_t threads) : forkjoin_executor(caller_slot_options(threads)) {}
-
-private:
-    static boost::forkjoin::pool_options caller_slot_options(std::size_t threads)
-    {
-        boost::forkjoin::pool_options o = options(threads);
-        o.caller_slot = true;
-        return o;
-    }
+    using forkjoin_jec_with::forkjoin_jec_with;
 };
 
 // ---------------------------------------------------------------------------

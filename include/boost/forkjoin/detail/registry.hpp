@@ -100,9 +100,10 @@ private:
     // announcement, the other reads the deque from before the push). rayon
     // accepts that loss because the pusher pops its own job in the end
     // (doc/sleep_legacy.adoc, "Memory orderings"); a blocked worker pops
-    // nothing, nor does an empty slot, and the pool would hang. So a worker
-    // that blocks or leaves with jobs on its deque publishes them again, this time with the fence the
-    // push leaves out, and a notification no filter can skip. The policies
+    // nothing, nor does a place nobody holds, and the pool would hang. So a
+    // worker that blocks or leaves with jobs on its deque publishes them
+    // again, this time with the fence the push leaves out, and a
+    // notification no filter can skip. The policies
     // fence after announcing that they get sleepy, the other half of the
     // pair: either that fence comes first in the seq-cst order, and our
     // notification sees the announcement, or ours does, and the sleepy

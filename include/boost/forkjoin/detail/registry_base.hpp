@@ -683,10 +683,11 @@ public:
         if (has_caller_slot_) {
             first = 1;
             // Seq-cst, after the seq-cst push: the other half of the pair
-            // in give_back_caller_slot. Either we see the slot held, and its
-            // holder runs the job before it gives the slot back, or sees it
-            // there when it has; or we see it free, and a thread of the pool
-            // takes the slot to run it (run_vacant_slot_broadcasts).
+            // in give_back_caller_slot. Either we see the place held, and
+            // its holder runs the job in a wait in the pool or finds it when
+            // it gives the place back; or we see the place free, and tell
+            // the pool, one of whose threads takes the place to run it
+            // (run_vacant_slot_broadcasts).
             if (caller_slot_taken_.load(std::memory_order_seq_cst))
                 notify_worker(0);
             else
@@ -708,8 +709,6 @@ public:
     // resumes on the thread that started it (fiber_task.hpp), and that
     // thread may have left the place by then. The pool's own fibers never
     // have worker 0 for home, so its resume queue stays empty.
-
-    bool has_caller_slot() const noexcept { return has_caller_slot_; }
 
     // Takes worker 0's place if it is free. The caller sets current_worker
     // and gives the place back with give_back_caller_slot.
