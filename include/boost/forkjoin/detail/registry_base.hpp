@@ -714,13 +714,38 @@ public:
     // and gives the place back with give_back_caller_slot.
     bool try_take_caller_slot() noexcept
     {
-        // A plain load first: a held place costs a caller one read of the
-        // line, not a write to it. Acquire on the exchange: the last
-        // holder's release orders all it did as worker 0 (the deque's owner
-        // fields, the queues' consumer side) before what we do as worker 0.
+        // A relaxed load first, a hint the exchange confirms: a held place
+        // costs a caller one read of the line, not a write to it. Acquire
+        // on the exchange: the last holder's release orders all it did as
+        // worker 0 (the deque's owner fields, the queues' consumer side)
+        // before what we do as worker 0.
         return has_caller_slot_ && !caller_slot_taken_.load(std::memory_order_relaxed) &&
                !caller_slot_taken_.exchange(true, std::memory_order_acquire);
     }
+
+    // Worker 0's place, taken by the calling thread (try_take_caller_slot
+    // returned true), for the life of this object: the thread is worker 0
+    // meanwhile, and is again what it was before (nobody's worker for an
+    // install from outside, its own worker for a thread of the pool) once
+    // the place is given back.
+    class caller_slot_holder {
+    public:
+        explicit caller_slot_holder(registry_base& registry) noexcept
+            : registry_(registry), previous_(std::exchange(current_worker, registry.workers_[0].get()))
+        {
+        }
+        caller_slot_holder(caller_slot_holder const&) = delete;
+        caller_slot_holder& operator=(caller_slot_holder const&) = delete;
+        ~caller_slot_holder()
+        {
+            current_worker = previous_;
+            registry_.give_back_caller_slot();
+        }
+
+    private:
+        registry_base& registry_;
+        worker_thread* const previous_;
+    };
 
     // Gives worker 0's place back. What the holder leaves there stays
     // there, for the pool's threads to take:
@@ -753,6 +778,10 @@ public:
     // injected job.
     bool vacant_slot_has_work() const noexcept
     {
+        // Seq-cst loads: the checking side of that rule. A sleepy worker
+        // announces itself (seq-cst, in the policy) before it looks here;
+        // the seq-cst order then gives either the publisher's notification
+        // the announcement, or this look the job and the free place.
         return has_caller_slot_ && !workers_[0]->broadcasts_.empty() &&
                !caller_slot_taken_.load(std::memory_order_seq_cst);
     }
@@ -766,12 +795,10 @@ public:
         auto& registry = *static_cast<registry_base*>(self);
         if (!registry.try_take_caller_slot())
             return;
+        caller_slot_holder const as_worker_0(registry);
         worker_thread& slot = *registry.workers_[0];
-        worker_thread* const own = std::exchange(current_worker, &slot);
         while (auto job = slot.broadcasts().pop())
             slot.execute(*job);
-        current_worker = own;
-        registry.give_back_caller_slot();
     }
 
     // A job in worker 0's broadcast queue, with the place free: the pool's
@@ -1168,7 +1195,8 @@ private:
     // use_current_thread: worker 0, the thread that built the pool.
     worker_thread* adopted_ = nullptr;
     // caller_slot, with a thread of the pool left besides worker 0.
-    bool const has_caller_slot_ = options_.caller_slot && !options_.use_current_thread && num_threads_ >= 2;
+    // (The constructor refuses caller_slot with use_current_thread.)
+    bool const has_caller_slot_ = options_.caller_slot && num_threads_ >= 2;
 
     // Starting. The thread inside start(), if any (run() refuses it).
     std::atomic<std::thread::id> building_thread_{};

@@ -42,26 +42,6 @@ R take_install_result(Job& job)
         return job.take_result();
 }
 
-// Worker 0's place in a pool with a caller slot, taken by the calling
-// thread (registry_base::try_take_caller_slot) for the life of this object.
-class caller_slot_holder {
-public:
-    explicit caller_slot_holder(registry_base& registry) noexcept : registry_(registry)
-    {
-        current_worker = &registry.worker(0);
-    }
-    caller_slot_holder(caller_slot_holder const&) = delete;
-    caller_slot_holder& operator=(caller_slot_holder const&) = delete;
-    ~caller_slot_holder()
-    {
-        current_worker = nullptr;
-        registry_.give_back_caller_slot();
-    }
-
-private:
-    registry_base& registry_;
-};
-
 // Runs `f` on a worker of `registry` and returns its result or rethrows.
 //  * On a worker of `registry`: in place.
 //  * On a worker of another registry: inject, and keep that worker busy in
@@ -85,7 +65,7 @@ std::invoke_result_t<F> install(registry_base& registry, F&& f)
     if (registry.try_take_caller_slot()) {
         // Before keep_workers is released: giving the place back touches
         // the registry.
-        caller_slot_holder const as_worker_0(registry);
+        registry_base::caller_slot_holder const as_worker_0(registry);
         return std::invoke(std::forward<F>(f));
     }
     stack_job<F, lock_latch> job(f);
