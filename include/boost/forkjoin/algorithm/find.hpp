@@ -1,0 +1,269 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_ALGORITHM_FIND_HPP
+#define BOOST_FORKJOIN_ALGORITHM_FIND_HPP
+
+// The searches: find_if, find, any_of, all_of, none_of.
+//
+// find_if returns the first match, as std::find_if does, and does little
+// more work than the serial search would. Cutting the whole range among the
+// threads would not do that: with a match at a quarter of the range, the
+// thread given the first half still scans everything before the match alone.
+// So the range is searched in windows that grow geometrically from the
+// front (each twice the last), every window in parallel by the whole pool;
+// the search ends with the first window that holds a match. Within a
+// window, the lowest match found so far is shared: a piece that starts past
+// it stops, and a running piece checks it every `find_chunk` elements.
+//
+// any_of, all_of and none_of need any match, not the first: one window,
+// and the first match found stops every piece.
+
+#include <boost/forkjoin/algorithm/concepts.hpp>
+#include <boost/forkjoin/algorithm/grain.hpp>
+#include <boost/forkjoin/detail/algorithm/ranges.hpp>
+#include <boost/forkjoin/detail/algorithm/splitter.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <concepts>
+#include <cstddef>
+#include <functional>
+#include <iterator>
+#include <ranges>
+#include <utility>
+
+namespace boost::forkjoin {
+
+namespace detail {
+
+// How many elements a running piece tests between looks at what the others
+// found: small enough to stop soon after a match, large enough that the
+// look (one relaxed load of a shared line) is noise.
+inline constexpr std::size_t find_chunk = 1024;
+
+// The first window: a few chunks per thread, so that a match near the front
+// is found at about the serial search's cost.
+inline constexpr std::size_t find_first_window = 16 * find_chunk;
+
+// The lowest index in [0, n) whose element satisfies test, or n.
+template <class Test>
+std::size_t find_first_index(grain g, std::size_t n, Test& test)
+{
+    if (n == 0)
+        return 0;
+    return run_in_pool([&] {
+        std::size_t const threads = pool_threads();
+        if (threads == 1) {
+            for (std::size_t i = 0; i < n; ++i)
+                if (test(i))
+                    return i;
+            return n;
+        }
+        std::size_t window = std::max(find_first_window * threads, g.min_len);
+        for (std::size_t begin = 0; begin < n; begin += window, window *= 2) {
+            std::size_t const end = begin + std::min(window, n - begin);
+            // The lowest match so far, `end` for none. Relaxed: it only
+            // prunes work; what a piece stored is read after the window's
+            // joins, whose latches order it (a stale value seen by a running
+            // piece costs a chunk of work, never a wrong answer, because a
+            // piece stops only at a value it may stop at: a real match below
+            // its own indices).
+            std::atomic<std::size_t> lowest{end};
+            stop_flag stop;
+            auto search = [&](std::size_t b, std::size_t e) {
+                for (std::size_t chunk = b; chunk < e; chunk += find_chunk) {
+                    if (lowest.load(std::memory_order_relaxed) < chunk)
+                        return;
+                    std::size_t const chunk_end = std::min(e, chunk + find_chunk);
+                    for (std::size_t i = chunk; i < chunk_end; ++i) {
+                        if (test(i)) {
+                            std::size_t seen = lowest.load(std::memory_order_relaxed);
+                            while (i < seen && !lowest.compare_exchange_weak(seen, i, std::memory_order_relaxed))
+                                ;
+                            return;
+                        }
+                    }
+                }
+            };
+            // Windows begin at `begin`: shift the pieces' indices.
+            auto piece = [&](std::size_t b, std::size_t e) { search(begin + b, begin + e); };
+            for_each_piece_in_pool(end - begin, g, piece, stop);
+            std::size_t const found = lowest.load(std::memory_order_relaxed);
+            if (found < end)
+                return found;
+        }
+        return n;
+    });
+}
+
+// Whether any index in [0, n) satisfies test; the first match found stops
+// every piece.
+template <class Test>
+bool any_index(grain g, std::size_t n, Test& test)
+{
+    if (n == 0)
+        return false;
+    return run_in_pool([&] {
+        stop_flag found;
+        auto search = [&](std::size_t b, std::size_t e) {
+            for (std::size_t chunk = b; chunk < e; chunk += find_chunk) {
+                if (found.raised())
+                    return;
+                std::size_t const chunk_end = std::min(e, chunk + find_chunk);
+                for (std::size_t i = chunk; i < chunk_end; ++i) {
+                    if (test(i)) {
+                        found.raise();
+                        return;
+                    }
+                }
+            }
+        };
+        for_each_piece_in_pool(n, g, search, found);
+        // Read after the joins: every piece's raise happened before.
+        return found.raised();
+    });
+}
+
+} // namespace detail
+
+// ---------------------------------------------------------------------------
+// find_if(first, last, pred): the first it with pred(*it), or last.
+
+template <std::random_access_iterator It, std::indirect_unary_predicate<It> Pred>
+It find_if(grain g, It first, It last, Pred pred)
+{
+    auto test = [&](std::size_t i) -> bool { return std::invoke(pred, *detail::at(first, i)); };
+    return detail::at(first, detail::find_first_index(g, detail::length(first, last), test));
+}
+
+template <std::random_access_iterator It, std::indirect_unary_predicate<It> Pred>
+It find_if(It first, It last, Pred pred)
+{
+    return forkjoin::find_if(grain{}, first, last, std::move(pred));
+}
+
+template <random_access_sized_range R, std::indirect_unary_predicate<std::ranges::iterator_t<R>> Pred>
+std::ranges::borrowed_iterator_t<R> find_if(grain g, R&& r, Pred pred)
+{
+    return detail::borrowed<R>(forkjoin::find_if(g, std::ranges::begin(r), detail::range_end(r), std::move(pred)));
+}
+
+template <random_access_sized_range R, std::indirect_unary_predicate<std::ranges::iterator_t<R>> Pred>
+std::ranges::borrowed_iterator_t<R> find_if(R&& r, Pred pred)
+{
+    return forkjoin::find_if(grain{}, std::forward<R>(r), std::move(pred));
+}
+
+// ---------------------------------------------------------------------------
+// find(first, last, value): the first it with *it == value, or last.
+
+template <std::random_access_iterator It, class T>
+    requires std::indirect_binary_predicate<std::ranges::equal_to, It, T const*>
+It find(grain g, It first, It last, T const& value)
+{
+    return forkjoin::find_if(g, first, last, [&](auto&& x) -> bool { return x == value; });
+}
+
+template <std::random_access_iterator It, class T>
+    requires std::indirect_binary_predicate<std::ranges::equal_to, It, T const*>
+It find(It first, It last, T const& value)
+{
+    return forkjoin::find(grain{}, first, last, value);
+}
+
+template <random_access_sized_range R, class T>
+    requires std::indirect_binary_predicate<std::ranges::equal_to, std::ranges::iterator_t<R>, T const*>
+std::ranges::borrowed_iterator_t<R> find(grain g, R&& r, T const& value)
+{
+    return detail::borrowed<R>(forkjoin::find(g, std::ranges::begin(r), detail::range_end(r), value));
+}
+
+template <random_access_sized_range R, class T>
+    requires std::indirect_binary_predicate<std::ranges::equal_to, std::ranges::iterator_t<R>, T const*>
+std::ranges::borrowed_iterator_t<R> find(R&& r, T const& value)
+{
+    return forkjoin::find(grain{}, std::forward<R>(r), value);
+}
+
+// ---------------------------------------------------------------------------
+// any_of, all_of, none_of: as std's; true, true and true for an empty range
+// respectively false, true, true.
+
+template <std::random_access_iterator It, std::indirect_unary_predicate<It> Pred>
+bool any_of(grain g, It first, It last, Pred pred)
+{
+    auto test = [&](std::size_t i) -> bool { return std::invoke(pred, *detail::at(first, i)); };
+    return detail::any_index(g, detail::length(first, last), test);
+}
+
+template <std::random_access_iterator It, std::indirect_unary_predicate<It> Pred>
+bool any_of(It first, It last, Pred pred)
+{
+    return forkjoin::any_of(grain{}, first, last, std::move(pred));
+}
+
+template <std::random_access_iterator It, std::indirect_unary_predicate<It> Pred>
+bool none_of(grain g, It first, It last, Pred pred)
+{
+    return !forkjoin::any_of(g, first, last, std::move(pred));
+}
+
+template <std::random_access_iterator It, std::indirect_unary_predicate<It> Pred>
+bool none_of(It first, It last, Pred pred)
+{
+    return !forkjoin::any_of(grain{}, first, last, std::move(pred));
+}
+
+template <std::random_access_iterator It, std::indirect_unary_predicate<It> Pred>
+bool all_of(grain g, It first, It last, Pred pred)
+{
+    auto test = [&](std::size_t i) -> bool { return !std::invoke(pred, *detail::at(first, i)); };
+    return !detail::any_index(g, detail::length(first, last), test);
+}
+
+template <std::random_access_iterator It, std::indirect_unary_predicate<It> Pred>
+bool all_of(It first, It last, Pred pred)
+{
+    return forkjoin::all_of(grain{}, first, last, std::move(pred));
+}
+
+template <random_access_sized_range R, std::indirect_unary_predicate<std::ranges::iterator_t<R>> Pred>
+bool any_of(grain g, R&& r, Pred pred)
+{
+    return forkjoin::any_of(g, std::ranges::begin(r), detail::range_end(r), std::move(pred));
+}
+
+template <random_access_sized_range R, std::indirect_unary_predicate<std::ranges::iterator_t<R>> Pred>
+bool any_of(R&& r, Pred pred)
+{
+    return forkjoin::any_of(grain{}, std::ranges::begin(r), detail::range_end(r), std::move(pred));
+}
+
+template <random_access_sized_range R, std::indirect_unary_predicate<std::ranges::iterator_t<R>> Pred>
+bool all_of(grain g, R&& r, Pred pred)
+{
+    return forkjoin::all_of(g, std::ranges::begin(r), detail::range_end(r), std::move(pred));
+}
+
+template <random_access_sized_range R, std::indirect_unary_predicate<std::ranges::iterator_t<R>> Pred>
+bool all_of(R&& r, Pred pred)
+{
+    return forkjoin::all_of(grain{}, std::ranges::begin(r), detail::range_end(r), std::move(pred));
+}
+
+template <random_access_sized_range R, std::indirect_unary_predicate<std::ranges::iterator_t<R>> Pred>
+bool none_of(grain g, R&& r, Pred pred)
+{
+    return forkjoin::none_of(g, std::ranges::begin(r), detail::range_end(r), std::move(pred));
+}
+
+template <random_access_sized_range R, std::indirect_unary_predicate<std::ranges::iterator_t<R>> Pred>
+bool none_of(R&& r, Pred pred)
+{
+    return forkjoin::none_of(grain{}, std::ranges::begin(r), detail::range_end(r), std::move(pred));
+}
+
+} // namespace boost::forkjoin
+
+#endif // BOOST_FORKJOIN_ALGORITHM_FIND_HPP
