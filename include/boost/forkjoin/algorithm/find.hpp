@@ -46,20 +46,17 @@ inline constexpr std::size_t find_chunk = 1024;
 // is found at about the serial search's cost.
 inline constexpr std::size_t find_first_window = 16 * find_chunk;
 
-// The lowest index in [0, n) whose element satisfies test, or n.
-template <class Test>
-std::size_t find_first_index(grain g, std::size_t n, Test& test)
+// The lowest index in [0, n) whose element matches, or n. first_match(b, e)
+// is the serial search of [b, e): the lowest match there, or e.
+template <class FirstMatch>
+std::size_t find_first_index(grain g, std::size_t n, FirstMatch& first_match)
 {
     if (n == 0)
         return 0;
     return run_in_pool([&] {
         std::size_t const threads = pool_threads();
-        if (threads == 1) {
-            for (std::size_t i = 0; i < n; ++i)
-                if (test(i))
-                    return i;
-            return n;
-        }
+        if (threads == 1)
+            return first_match(std::size_t{0}, n);
         std::size_t window = std::max(find_first_window * threads, g.min_len);
         for (std::size_t begin = 0; begin < n; begin += window, window *= 2) {
             std::size_t const end = begin + std::min(window, n - begin);
@@ -76,13 +73,12 @@ std::size_t find_first_index(grain g, std::size_t n, Test& test)
                     if (lowest.load(std::memory_order_relaxed) < chunk)
                         return;
                     std::size_t const chunk_end = std::min(e, chunk + find_chunk);
-                    for (std::size_t i = chunk; i < chunk_end; ++i) {
-                        if (test(i)) {
-                            std::size_t seen = lowest.load(std::memory_order_relaxed);
-                            while (i < seen && !lowest.compare_exchange_weak(seen, i, std::memory_order_relaxed))
-                                ;
-                            return;
-                        }
+                    std::size_t const i = first_match(chunk, chunk_end);
+                    if (i != chunk_end) {
+                        std::size_t seen = lowest.load(std::memory_order_relaxed);
+                        while (i < seen && !lowest.compare_exchange_weak(seen, i, std::memory_order_relaxed))
+                            ;
+                        return;
                     }
                 }
             };
@@ -97,25 +93,25 @@ std::size_t find_first_index(grain g, std::size_t n, Test& test)
     });
 }
 
-// Whether any index in [0, n) satisfies test; the first match found stops
-// every piece.
-template <class Test>
-bool any_index(grain g, std::size_t n, Test& test)
+// Whether any index in [0, n) matches; the first match found stops every
+// piece.
+template <class FirstMatch>
+bool any_index(grain g, std::size_t n, FirstMatch& first_match)
 {
     if (n == 0)
         return false;
     return run_in_pool([&] {
+        if (pool_threads() == 1)
+            return first_match(std::size_t{0}, n) != n;
         stop_flag found;
         auto search = [&](std::size_t b, std::size_t e) {
             for (std::size_t chunk = b; chunk < e; chunk += find_chunk) {
                 if (found.raised())
                     return;
                 std::size_t const chunk_end = std::min(e, chunk + find_chunk);
-                for (std::size_t i = chunk; i < chunk_end; ++i) {
-                    if (test(i)) {
-                        found.raise();
-                        return;
-                    }
+                if (first_match(chunk, chunk_end) != chunk_end) {
+                    found.raise();
+                    return;
                 }
             }
         };
@@ -123,6 +119,16 @@ bool any_index(grain g, std::size_t n, Test& test)
         // Read after the joins: every piece's raise happened before.
         return found.raised();
     });
+}
+
+// std::find_if over [first + b, first + e), as an index.
+template <class It, class Pred>
+auto serial_search(It first, Pred& pred)
+{
+    return [first, &pred](std::size_t b, std::size_t e) {
+        It const from = at(first, b);
+        return b + length(from, std::find_if(from, at(first, e), std::ref(pred)));
+    };
 }
 
 } // namespace detail
@@ -133,8 +139,8 @@ bool any_index(grain g, std::size_t n, Test& test)
 template <std::random_access_iterator It, std::indirect_unary_predicate<It> Pred>
 It find_if(grain g, It first, It last, Pred pred)
 {
-    auto test = [&](std::size_t i) -> bool { return std::invoke(pred, *detail::at(first, i)); };
-    return detail::at(first, detail::find_first_index(g, detail::length(first, last), test));
+    auto first_match = detail::serial_search(first, pred);
+    return detail::at(first, detail::find_first_index(g, detail::length(first, last), first_match));
 }
 
 template <std::random_access_iterator It, std::indirect_unary_predicate<It> Pred>
@@ -193,8 +199,8 @@ std::ranges::borrowed_iterator_t<R> find(R&& r, T const& value)
 template <std::random_access_iterator It, std::indirect_unary_predicate<It> Pred>
 bool any_of(grain g, It first, It last, Pred pred)
 {
-    auto test = [&](std::size_t i) -> bool { return std::invoke(pred, *detail::at(first, i)); };
-    return detail::any_index(g, detail::length(first, last), test);
+    auto first_match = detail::serial_search(first, pred);
+    return detail::any_index(g, detail::length(first, last), first_match);
 }
 
 template <std::random_access_iterator It, std::indirect_unary_predicate<It> Pred>
@@ -218,8 +224,7 @@ bool none_of(It first, It last, Pred pred)
 template <std::random_access_iterator It, std::indirect_unary_predicate<It> Pred>
 bool all_of(grain g, It first, It last, Pred pred)
 {
-    auto test = [&](std::size_t i) -> bool { return !std::invoke(pred, *detail::at(first, i)); };
-    return !detail::any_index(g, detail::length(first, last), test);
+    return !forkjoin::any_of(g, first, last, std::not_fn(std::move(pred)));
 }
 
 template <std::random_access_iterator It, std::indirect_unary_predicate<It> Pred>

@@ -42,16 +42,20 @@ T fold_nonempty(std::size_t b, std::size_t e, Get& get, Op& op)
     if constexpr (commutative_arithmetic<Op, T>) {
         constexpr std::size_t lanes = 8;
         if (n >= 2 * lanes) {
+            // Counted loops over whole groups of `lanes`: the shape the
+            // vectoriser recognises (one vector add per group, or two).
+            std::size_t const groups = n / lanes;
             T acc[lanes];
             for (std::size_t j = 0; j < lanes; ++j)
                 acc[j] = static_cast<T>(get(b + j));
-            std::size_t i = b + lanes;
-            for (; i + lanes <= e; i += lanes)
+            for (std::size_t k = 1; k < groups; ++k) {
+                std::size_t const base = b + k * lanes;
                 for (std::size_t j = 0; j < lanes; ++j)
-                    acc[j] = op(acc[j], static_cast<T>(get(i + j)));
+                    acc[j] = op(acc[j], static_cast<T>(get(base + j)));
+            }
             for (std::size_t j = 1; j < lanes; ++j)
                 acc[0] = op(acc[0], acc[j]);
-            for (; i < e; ++i)
+            for (std::size_t i = b + groups * lanes; i < e; ++i)
                 acc[0] = op(acc[0], static_cast<T>(get(i)));
             return acc[0];
         }
