@@ -7,6 +7,7 @@
 // Boost.ForkJoin: work-stealing fork-join parallelism whose sleep/wake
 // strategy is a compile-time policy.
 
+#include <boost/forkjoin/algorithm.hpp>
 #include <boost/forkjoin/broadcast.hpp>
 #include <boost/forkjoin/broadcast_context.hpp>
 #include <boost/forkjoin/capacity.hpp>
