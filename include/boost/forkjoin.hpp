@@ -28,5 +28,7 @@
 #include <boost/forkjoin/spawn.hpp>
 #include <boost/forkjoin/thread_builder.hpp>
 #include <boost/forkjoin/thread_pool.hpp>
+#include <boost/forkjoin/when_all.hpp>
+#include <boost/forkjoin/when_any.hpp>
 
 #endif // BOOST_FORKJOIN_HPP
