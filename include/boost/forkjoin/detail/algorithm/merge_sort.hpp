@@ -155,7 +155,7 @@ private:
             std::ranges::move(buf + b, buf + e, v + static_cast<std::ptrdiff_t>(b));
         };
         halves([&] { into_buffer(v, buf, h, depth - 1); },
-               [&] { into_buffer(v + static_cast<std::ptrdiff_t>(h), buf + h, n - h, depth - 1); }, h, n, to_range);
+               [&] { into_buffer(v + static_cast<std::ptrdiff_t>(h), buf + h, n - h, depth - 1); }, n, to_range);
         merge_halves(buf, h, n, v);
     }
 
@@ -171,35 +171,33 @@ private:
             return;
         }
         halves([&] { into_range(v, buf, h, depth - 1); },
-               [&] { into_range(v + static_cast<std::ptrdiff_t>(h), buf + h, n - h, depth - 1); }, h, n, to_buffer);
+               [&] { into_range(v + static_cast<std::ptrdiff_t>(h), buf + h, n - h, depth - 1); }, n, to_buffer);
         merge_halves(v, h, n, buf);
     }
 
-    // Runs the two half sorts, in a join if the range is large. If one
-    // throws, moves what the half sorts left in the other storage to where
-    // the caller expects it (restore(b, e)), then rethrows.
+    // Runs the two half sorts, in a join if the range is large. Afterwards,
+    // even if one threw, every element is where the half sorts sort to (the
+    // other storage): a half sort that runs after stop_ is set only moves
+    // its elements there. If one threw, restore(0, n) moves them back to
+    // where the caller expects them, and the exception goes on.
     template <class Left, class Right, class Restore>
-    void halves(Left const& left, Right const& right, std::size_t h, std::size_t n, Restore const& restore)
+    void halves(Left const& left, Right const& right, std::size_t n, Restore const& restore)
     {
-        if (n > serial_below_) {
-            try {
+        try {
+            if (n > serial_below_) {
                 boost::forkjoin::join(left, right); // both run to their end, even if one throws
-            } catch (...) {
-                stop_.store(true, std::memory_order_relaxed);
-                restore(0, n);
-                throw;
+            } else {
+                try {
+                    left();
+                } catch (...) {
+                    stop_.store(true, std::memory_order_relaxed);
+                    right();
+                    throw;
+                }
+                right();
             }
-            return;
-        }
-        try {
-            left();
         } catch (...) {
-            restore(0, h); // the right half has not moved
-            throw;
-        }
-        try {
-            right();
-        } catch (...) {
+            stop_.store(true, std::memory_order_relaxed);
             restore(0, n);
             throw;
         }
