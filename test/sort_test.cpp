@@ -66,7 +66,7 @@ std::vector<std::pair<char const*, std::vector<int>>> patterns(std::size_t n)
     add("reversed", [](int i, int n) { return n - i; });
     add("all equal", [](int, int) { return 7; });
     add("organ pipe", [](int i, int n) { return i < n / 2 ? i : n - i; });
-    add("few distinct", [](int i, int) { return (i * 7919) % 5; });
+    add("few distinct", [](int i, int) { return (i % 1000) * 7919 % 5; });
     add("sawtooth", [](int i, int) { return i % 1000; });
     add("sorted, then one out of place", [](int i, int n) { return i == n / 3 ? -1 : i; });
     add("reversed halves", [](int i, int n) { return i < n / 2 ? n / 2 - i : n - i; });
