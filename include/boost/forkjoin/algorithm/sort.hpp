@@ -39,12 +39,16 @@
 // Where it runs: on the calling worker's pool, or, called from outside
 // every pool, inside one install into the global pool.
 //
-// Exceptions: an exception thrown by comp (or by a move) reaches the caller,
-// after the pieces already running have finished and those not started were
-// skipped. The sequence is then a permutation of its elements in an
-// unspecified order: every element is in it exactly once (for stable_sort,
-// given moves that do not throw). The buffer is destroyed and freed; the
-// pool stays usable.
+// Exceptions: an exception thrown by comp reaches the caller, after the
+// pieces already running have finished and those not started were skipped.
+// The sequence is then a permutation of its elements in an unspecified
+// order: every element is in it exactly once (given moves and swaps that do
+// not throw; the sorts move elements only by swaps, by moves into a hole
+// that is filled on unwinding, and, in stable_sort, between the range and
+// the buffer with the whole range moved back before the exception leaves).
+// The buffer is destroyed and freed; the pool stays usable. An exception
+// from a move or swap also reaches the caller, with the sequence in a valid
+// but unspecified state.
 
 #include <boost/forkjoin/algorithm/grain.hpp>
 #include <boost/forkjoin/detail/algorithm/in_pool.hpp>
