@@ -47,8 +47,9 @@
 // that is filled on unwinding, and, in stable_sort, between the range and
 // the buffer with the whole range moved back before the exception leaves).
 // The buffer is destroyed and freed; the pool stays usable. An exception
-// from a move or swap also reaches the caller, with the sequence in a valid
-// but unspecified state.
+// from a move or swap also reaches the caller, but then some elements may
+// be left moved-from (stable_sort uses its buffer only for values whose
+// moves are noexcept).
 
 #include <boost/forkjoin/algorithm/grain.hpp>
 #include <boost/forkjoin/detail/algorithm/in_pool.hpp>
