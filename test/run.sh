@@ -130,9 +130,9 @@ fi
 # The core's Boost.Test programs also run under TSan and ASan+UBSan, and so
 # does the future test, on Boost.Context's ucontext back end (the one that
 # tells the sanitizers about fiber switches; see doc/futures.adoc).
-sanitized_tests=(deque join scope spawn install broadcast pool sleep spin_wait fence lifecycle future_ucontext)
+sanitized_tests=(deque join scope spawn install broadcast pool sleep spin_wait fence lifecycle sort future_ucontext)
 
-for t in deque join scope spawn install broadcast pool spin_wait fence lifecycle future oom asio policy_benchmark; do
+for t in deque join scope spawn install broadcast pool spin_wait fence lifecycle sort future oom asio policy_benchmark; do
     run_boost_test "$t" "build/test/${t}_test" 600
 done
 run_boost_test sleep build/test/sleep_test 900
