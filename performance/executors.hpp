@@ -351,6 +351,9 @@ public:
         install(std::forward<F>(f));
     }
 
+    // The team size, for the algorithm workloads' worksharing loops.
+    int threads() const noexcept { return threads_; }
+
 private:
     // One parallel region whose `single` thread runs g(); the others join in
     // through the tasks g() creates. Kept apart from install() so that the
@@ -366,6 +369,33 @@ private:
 
     int threads_;
 };
+
+// ---------------------------------------------------------------------------
+// std-par: the standard library's parallel algorithms
+// (std::execution::par), for the algorithm workloads only
+// (algorithm_workloads.hpp). libstdc++'s PSTL runs them on oneTBB's default
+// arena, so the only knob is oneTBB's global limit: N threads in all, the
+// caller among them. No join, no spawn: the join workloads are n/a for it.
+// ---------------------------------------------------------------------------
+class stdpar_executor {
+public:
+    static constexpr std::string_view name = "std-par";
+    static constexpr bool algorithms_only = true;
+    static constexpr bool has_stats = false;
+    static constexpr bool has_fibers = false;
+
+    explicit stdpar_executor(std::size_t threads)
+        : limit_(oneapi::tbb::global_control::max_allowed_parallelism, threads)
+    {
+    }
+
+private:
+    oneapi::tbb::global_control limit_;
+};
+
+// Whether an executor runs the algorithm workloads only (std-par).
+template <class Ex>
+inline constexpr bool algorithms_only = requires { requires Ex::algorithms_only; };
 
 } // namespace forkjoin_bench
 

@@ -28,6 +28,7 @@ inline constexpr implementation implementations[] = {
     {"forkjoin-slot", "thread_pool (sleep::jec) with caller_slot: a caller of install takes worker 0's place"},
     {"tbb", "oneTBB task_arena + parallel_invoke / enqueue"},
     {"omp", "OpenMP parallel + single + task/taskwait (libgomp)"},
+    {"std-par", "std:: parallel algorithms, std::execution::par (libstdc++ PSTL on oneTBB); the algorithm workloads only"},
     {"rayon", "Rayon ThreadPool::install + rayon::join / spawn (child process rayon-bench)"},
 };
 
