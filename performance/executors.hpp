@@ -27,6 +27,11 @@
 // implementation and only the scheduler differs. The Rust peer
 // (rayon/src/main.rs) is the one exception: it is a port, line for line.
 //
+// The parallel-algorithm workloads (algorithm_workloads.hpp) are the other
+// exception: each runs its implementation's own algorithm, found from the
+// executor's type (algorithms_of), inside ex.install where it has a pool.
+// The std-par executor exists for them alone: it has no join or spawn.
+//
 // The forkjoin and OpenMP adaptors mirror rayon::join: b() is offered to
 // thieves and a() runs at once on the calling thread. oneTBB's
 // parallel_invoke makes that choice itself.

@@ -20,7 +20,7 @@ struct implementation {
 };
 
 inline constexpr implementation implementations[] = {
-    {"serial", "join = a() then b(); the reference for 'vs serial'"},
+    {"serial", "join = a() then b() (algorithm workloads: std:: without a policy); the reference for 'vs serial'"},
     {"forkjoin-jec", "boost::forkjoin::basic_thread_pool<sleep::jec> (the default thread_pool)"},
     {"forkjoin-legacy", "boost::forkjoin::basic_thread_pool<sleep::legacy>"},
     {"forkjoin-spin", "boost::forkjoin::basic_thread_pool<sleep::spin>"},
