@@ -10,6 +10,7 @@
 #include "wait_until.hpp"
 
 #include <boost/forkjoin/future.hpp>
+#include <boost/forkjoin/spawn.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -119,6 +120,21 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(get_from_a_worker_runs_other_jobs, Policy, test::a
     });
     BOOST_TEST(pool.install([&] { return f.get(); }) == 2);
     setter.join();
+}
+
+// The free spawn_future runs on the caller's pool, or on the global pool
+// from outside every pool, as the free spawn does.
+BOOST_AUTO_TEST_CASE_TEMPLATE(free_spawn_future_uses_the_current_pool, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(2));
+    auto const [same_pool, value] = pool.install([&] {
+        auto f = fj::spawn_future([&] { return std::pair(pool.current_thread_index().has_value(), 5); });
+        return f.get();
+    });
+    BOOST_TEST(same_pool);
+    BOOST_TEST(value == 5);
+    auto outside = fj::spawn_future([] { return fj::current_thread_index().has_value(); });
+    BOOST_TEST(outside.get()); // a worker of the global pool
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(get_from_a_fiber_parks_it, Policy, test::all_policies)

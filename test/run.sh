@@ -130,9 +130,9 @@ fi
 # The core's Boost.Test programs also run under TSan and ASan+UBSan, and so
 # does the future test, on Boost.Context's ucontext back end (the one that
 # tells the sanitizers about fiber switches; see doc/futures.adoc).
-sanitized_tests=(deque join scope spawn install broadcast pool sleep spin_wait fence lifecycle future_ucontext algorithm_ucontext)
+sanitized_tests=(deque join scope spawn install broadcast pool sleep spin_wait fence lifecycle thread_count future_ucontext algorithm_ucontext)
 
-for t in deque join scope spawn install broadcast pool spin_wait fence lifecycle future algorithm oom asio policy_benchmark; do
+for t in deque join scope spawn install broadcast pool spin_wait fence lifecycle thread_count future algorithm oom asio policy_benchmark; do
     run_boost_test "$t" "build/test/${t}_test" 600
 done
 run_boost_test sleep build/test/sleep_test 900
@@ -171,10 +171,12 @@ debug_build_warnings() {
 run_check debug_build_warnings debug_build_warnings
 
 # Misuse caught at compile time: each program in test/compile_fail must fail
-# to compile, with the text of its "// expected error:" line (a
-# static_assert's message) in the compiler's output.
+# to compile; the first error must carry the text of its "// expected
+# error:" line (a static_assert's sentence, or the call a concept rejected),
+# the diagnostic must point at the program's own line (the user's call, not
+# only a header in detail/), and each "// expected note:" text must appear.
 compile_time_errors() {
-    local f output expected
+    local f output expected first note
     for f in test/compile_fail/*.cpp; do
         expected=$(sed -n 's|^// expected error: ||p' "$f")
         if [ -z "$expected" ]; then
@@ -185,11 +187,19 @@ compile_time_errors() {
             echo "$f compiled"
             return 1
         fi
-        if ! grep -qF "$expected" <<<"$output"; then
-            echo "$f failed to compile, but not with '$expected':"
+        first=$(grep -m1 'error:' <<<"$output")
+        if ! grep -qF "$expected" <<<"$first" || ! grep -qE "^$f:[0-9]+:" <<<"$output"; then
+            echo "$f failed to compile, but its first error is not '$expected' at its own line:"
             echo "$output" | head -n 20
             return 1
         fi
+        while IFS= read -r note; do
+            if ! grep -qF "$note" <<<"$output"; then
+                echo "$f: the diagnostic does not mention '$note':"
+                echo "$output" | head -n 40
+                return 1
+            fi
+        done < <(sed -n 's|^// expected note: ||p' "$f")
     done
 }
 run_check compile_time_errors compile_time_errors

@@ -13,6 +13,7 @@
 #include <boost/forkjoin/detail/broadcast.hpp>
 #include <boost/forkjoin/global_pool.hpp>
 
+#include <type_traits>
 #include <utility>
 
 namespace boost::forkjoin {
@@ -24,6 +25,8 @@ namespace boost::forkjoin {
 template <class F>
 auto broadcast(F&& f)
 {
+    static_assert(std::is_invocable_v<F&, broadcast_context>,
+                  "boost::forkjoin::broadcast(f): f must be callable with a boost::forkjoin::broadcast_context");
     return detail::broadcast(detail::current_registry(), f);
 }
 
@@ -33,6 +36,8 @@ auto broadcast(F&& f)
 template <class F>
 void spawn_broadcast(F&& f)
 {
+    static_assert(std::is_invocable_v<std::decay_t<F>&, broadcast_context>,
+                  "boost::forkjoin::spawn_broadcast(f): f must be callable with a boost::forkjoin::broadcast_context");
     detail::spawn_broadcast(detail::current_registry(), std::forward<F>(f));
 }
 

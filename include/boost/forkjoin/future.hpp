@@ -56,7 +56,7 @@ class future;
 
 namespace detail {
 template <class F>
-using future_value_t = std::invoke_result_t<std::decay_t<F>&>;
+using future_value_t = checked_invoke_result_t<std::decay_t<F>&>;
 
 template <class F>
 future<future_value_t<F>> spawn_future(registry_base& registry, F&& f, count_latch* scope_latch);
@@ -265,6 +265,13 @@ template <class T>
 T await(future<T>&& f)
 {
     return f.get();
+}
+
+// Anything else: say so at the caller's line.
+template <class NotAFuture>
+void await(NotAFuture&&)
+{
+    static_assert(sizeof(NotAFuture) == 0, "boost::forkjoin::await(f): f must be a boost::forkjoin::future<T>");
 }
 
 namespace detail {

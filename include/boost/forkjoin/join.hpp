@@ -14,12 +14,13 @@
 #include <boost/forkjoin/global_pool.hpp>
 
 #include <functional>
+#include <type_traits>
 #include <utility>
 
 namespace boost::forkjoin {
 
 template <class A, class B>
-using join_result_t = std::pair<detail::invoke_value_t<A>, detail::invoke_value_t<B>>;
+using join_result_t = std::pair<detail::checked_invoke_value_t<A>, detail::checked_invoke_value_t<B>>;
 
 // What a closure run by join_context learns about where it runs.
 class fn_context {
@@ -36,8 +37,9 @@ private:
 };
 
 template <class A, class B>
-using join_context_result_t = std::pair<detail::value_or_monostate<std::invoke_result_t<A, fn_context>>,
-                                        detail::value_or_monostate<std::invoke_result_t<B, fn_context>>>;
+using join_context_result_t =
+    std::pair<detail::value_or_monostate<detail::checked_invoke_result_t<A, fn_context>>,
+              detail::value_or_monostate<detail::checked_invoke_result_t<B, fn_context>>>;
 
 // Runs a and b, potentially in parallel, and returns {a(), b()}; a void
 // result is std::monostate. Inside any pool it uses that pool, whatever its
@@ -47,6 +49,8 @@ using join_context_result_t = std::pair<detail::value_or_monostate<std::invoke_r
 template <class A, class B>
 join_result_t<A, B> join(A&& a, B&& b)
 {
+    static_assert(std::is_invocable_v<A>, "boost::forkjoin::join(a, b): a must be callable with no arguments");
+    static_assert(std::is_invocable_v<B>, "boost::forkjoin::join(a, b): b must be callable with no arguments");
     if (detail::worker_thread* worker = detail::current_worker)
         return detail::join_on_worker(*worker, std::forward<A>(a), std::forward<B>(b));
     return global_pool().install([&] {
@@ -62,6 +66,10 @@ join_result_t<A, B> join(A&& a, B&& b)
 template <class A, class B>
 join_context_result_t<A, B> join_context(A&& a, B&& b)
 {
+    static_assert(std::is_invocable_v<A, fn_context>,
+                  "boost::forkjoin::join_context(a, b): a must be callable with a boost::forkjoin::fn_context");
+    static_assert(std::is_invocable_v<B, fn_context>,
+                  "boost::forkjoin::join_context(a, b): b must be callable with a boost::forkjoin::fn_context");
     auto join_here = [&](detail::worker_thread& worker, bool injected) {
         auto a_in_context = [&]() -> decltype(auto) { return std::invoke(std::forward<A>(a), fn_context(injected)); };
         auto b_in_context = [&]() -> decltype(auto) {

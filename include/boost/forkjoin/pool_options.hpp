@@ -46,8 +46,10 @@ enum class fence_mode {
 struct pool_options {
     // Worker count. 0 means: the FORKJOIN_NUM_THREADS environment variable if
     // it is set and not empty (a positive decimal number; anything else
-    // makes the constructor throw std::invalid_argument), else
-    // std::thread::hardware_concurrency() (at most the policy's max_threads).
+    // makes the constructor throw std::invalid_argument), else the CPUs the
+    // process may use: the hardware's count narrowed by the affinity mask and
+    // the cgroup CPU quota (detail/available_parallelism.hpp), at most the
+    // policy's max_threads.
     std::size_t num_threads = 0;
 
     // Name of worker `index` as the OS shows it (truncated to 15 bytes on

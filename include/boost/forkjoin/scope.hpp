@@ -51,6 +51,9 @@ public:
     template <class F>
     void spawn(F&& f)
     {
+        static_assert(std::is_invocable_v<std::decay_t<F>&, basic_scope&> || std::is_invocable_v<std::decay_t<F>&>,
+                      "boost::forkjoin: a scope's spawn(f): f must be callable with the scope (auto& s) "
+                      "or with no arguments");
         auto body = [this, func = std::decay_t<F>(std::forward<F>(f))]() mutable noexcept {
             try {
                 if constexpr (std::is_invocable_v<decltype(func)&, basic_scope&>)
@@ -85,6 +88,10 @@ public:
     template <class F>
     void spawn_broadcast(F&& f)
     {
+        static_assert(std::is_invocable_v<std::decay_t<F>&, basic_scope&, broadcast_context> ||
+                          std::is_invocable_v<std::decay_t<F>&, broadcast_context>,
+                      "boost::forkjoin: a scope's spawn_broadcast(f): f must be callable with "
+                      "(the scope, a boost::forkjoin::broadcast_context) or with the broadcast_context alone");
         auto body = [this, func = std::decay_t<F>(std::forward<F>(f))](broadcast_context context) mutable noexcept {
             try {
                 if constexpr (std::is_invocable_v<decltype(func)&, basic_scope&, broadcast_context>)
@@ -126,6 +133,9 @@ public:
     template <class F>
     auto spawn_future(F&& f)
     {
+        static_assert(std::is_invocable_v<std::decay_t<F>&, basic_scope&> || std::is_invocable_v<std::decay_t<F>&>,
+                      "boost::forkjoin: a scope's spawn_future(f): f must be callable with the scope (auto& s) "
+                      "or with no arguments");
         auto body = [scope = this, func = std::decay_t<F>(std::forward<F>(f))]() mutable -> decltype(auto) {
             if constexpr (std::is_invocable_v<decltype(func)&, basic_scope&>) {
                 return std::invoke(func, *scope);
@@ -288,6 +298,8 @@ decltype(auto) run_scope_in_place(registry_base& registry, F&& f)
 template <class F>
 decltype(auto) scope(F&& f)
 {
+    static_assert(std::is_invocable_v<F, lifo_scope&>, "boost::forkjoin::scope(f): f must take the scope, "
+                                                  "as in [&](boost::forkjoin::lifo_scope& s) { s.spawn(...); }");
     return detail::run_scope_on_worker<scope_order::lifo>(std::forward<F>(f));
 }
 
@@ -295,6 +307,8 @@ decltype(auto) scope(F&& f)
 template <class F>
 decltype(auto) scope_fifo(F&& f)
 {
+    static_assert(std::is_invocable_v<F, fifo_scope&>, "boost::forkjoin::scope_fifo(f): f must take the scope, "
+                                                  "as in [&](boost::forkjoin::fifo_scope& s) { s.spawn(...); }");
     return detail::run_scope_on_worker<scope_order::fifo>(std::forward<F>(f));
 }
 
@@ -304,6 +318,8 @@ decltype(auto) scope_fifo(F&& f)
 template <class F>
 decltype(auto) in_place_scope(F&& f)
 {
+    static_assert(std::is_invocable_v<F, lifo_scope&>, "boost::forkjoin::in_place_scope(f): f must take the scope, "
+                                                  "as in [&](boost::forkjoin::lifo_scope& s) { s.spawn(...); }");
     return detail::run_scope_in_place<scope_order::lifo>(detail::current_registry(), std::forward<F>(f));
 }
 
@@ -311,6 +327,8 @@ decltype(auto) in_place_scope(F&& f)
 template <class F>
 decltype(auto) in_place_scope_fifo(F&& f)
 {
+    static_assert(std::is_invocable_v<F, fifo_scope&>, "boost::forkjoin::in_place_scope_fifo(f): f must take the scope, "
+                                                  "as in [&](boost::forkjoin::fifo_scope& s) { s.spawn(...); }");
     return detail::run_scope_in_place<scope_order::fifo>(detail::current_registry(), std::forward<F>(f));
 }
 
@@ -320,6 +338,8 @@ template <sleep_policy SleepPolicy, class... Options>
 template <class F>
 decltype(auto) basic_thread_pool<SleepPolicy, Options...>::scope(F&& f)
 {
+    static_assert(std::is_invocable_v<F, lifo_scope&>, "boost::forkjoin::basic_thread_pool::scope(f): f must take the scope, "
+                                                  "as in [&](boost::forkjoin::lifo_scope& s) { s.spawn(...); }");
     return install([&]() -> decltype(auto) { return forkjoin::scope(std::forward<F>(f)); });
 }
 
@@ -327,6 +347,8 @@ template <sleep_policy SleepPolicy, class... Options>
 template <class F>
 decltype(auto) basic_thread_pool<SleepPolicy, Options...>::scope_fifo(F&& f)
 {
+    static_assert(std::is_invocable_v<F, fifo_scope&>, "boost::forkjoin::basic_thread_pool::scope_fifo(f): f must take the scope, "
+                                                  "as in [&](boost::forkjoin::fifo_scope& s) { s.spawn(...); }");
     return install([&]() -> decltype(auto) { return forkjoin::scope_fifo(std::forward<F>(f)); });
 }
 
@@ -334,6 +356,8 @@ template <sleep_policy SleepPolicy, class... Options>
 template <class F>
 decltype(auto) basic_thread_pool<SleepPolicy, Options...>::in_place_scope(F&& f)
 {
+    static_assert(std::is_invocable_v<F, lifo_scope&>, "boost::forkjoin::basic_thread_pool::in_place_scope(f): f must take the scope, "
+                                                  "as in [&](boost::forkjoin::lifo_scope& s) { s.spawn(...); }");
     return detail::run_scope_in_place<scope_order::lifo>(*registry_, std::forward<F>(f));
 }
 
@@ -341,6 +365,8 @@ template <sleep_policy SleepPolicy, class... Options>
 template <class F>
 decltype(auto) basic_thread_pool<SleepPolicy, Options...>::in_place_scope_fifo(F&& f)
 {
+    static_assert(std::is_invocable_v<F, fifo_scope&>, "boost::forkjoin::basic_thread_pool::in_place_scope_fifo(f): f must take the scope, "
+                                                  "as in [&](boost::forkjoin::fifo_scope& s) { s.spawn(...); }");
     return detail::run_scope_in_place<scope_order::fifo>(*registry_, std::forward<F>(f));
 }
 

@@ -4,12 +4,14 @@
 #ifndef BOOST_FORKJOIN_SPAWN_HPP
 #define BOOST_FORKJOIN_SPAWN_HPP
 
-// Free spawn and spawn_fifo: fire-and-forget jobs in the current pool, or
-// the global pool from outside every pool.
+// Free spawn, spawn_fifo and spawn_future: jobs and fiber tasks in the
+// current pool, or the global pool from outside every pool.
 
 #include <boost/forkjoin/detail/submit.hpp>
+#include <boost/forkjoin/future.hpp>
 #include <boost/forkjoin/global_pool.hpp>
 
+#include <type_traits>
 #include <utility>
 
 namespace boost::forkjoin {
@@ -19,6 +21,8 @@ namespace boost::forkjoin {
 template <class F>
 void spawn(F&& f)
 {
+    static_assert(std::is_invocable_v<std::decay_t<F>&>,
+                  "boost::forkjoin::spawn(f): f must be callable with no arguments");
     detail::spawn(detail::current_registry(), std::forward<F>(f), false);
 }
 
@@ -26,7 +30,20 @@ void spawn(F&& f)
 template <class F>
 void spawn_fifo(F&& f)
 {
+    static_assert(std::is_invocable_v<std::decay_t<F>&>,
+                  "boost::forkjoin::spawn_fifo(f): f must be callable with no arguments");
     detail::spawn(detail::current_registry(), std::forward<F>(f), true);
+}
+
+// Runs f on a fiber of the current pool (the global pool from outside every
+// pool) and returns its future: pool.spawn_future(f) for the pool the caller
+// is in. An exception escaping f goes to the future.
+template <class F>
+auto spawn_future(F&& f)
+{
+    static_assert(std::is_invocable_v<std::decay_t<F>&>,
+                  "boost::forkjoin::spawn_future(f): f must be callable with no arguments");
+    return detail::spawn_future(detail::current_registry(), std::forward<F>(f), nullptr);
 }
 
 } // namespace boost::forkjoin

@@ -90,9 +90,13 @@ public:
     // From a worker of this pool, f runs in place; from another pool's
     // worker, that worker keeps running its own pool's jobs while it waits;
     // from any other thread, the caller blocks.
+    // (decltype(auto): the body, and with it the static_assert, is
+    // instantiated before a caller's use of the result can fail.)
     template <class F>
-    std::invoke_result_t<F> install(F&& f)
+    decltype(auto) install(F&& f)
     {
+        static_assert(std::is_invocable_v<F>,
+                      "boost::forkjoin::basic_thread_pool::install(f): f must be callable with no arguments");
         return detail::install(*registry_, std::forward<F>(f));
     }
 
@@ -102,6 +106,8 @@ public:
     template <class F>
     void spawn(F&& f)
     {
+        static_assert(std::is_invocable_v<std::decay_t<F>&>,
+                      "boost::forkjoin::basic_thread_pool::spawn(f): f must be callable with no arguments");
         detail::spawn(*registry_, std::forward<F>(f), false);
     }
 
@@ -109,6 +115,8 @@ public:
     template <class F>
     void spawn_fifo(F&& f)
     {
+        static_assert(std::is_invocable_v<std::decay_t<F>&>,
+                      "boost::forkjoin::basic_thread_pool::spawn_fifo(f): f must be callable with no arguments");
         detail::spawn(*registry_, std::forward<F>(f), true);
     }
 
@@ -117,8 +125,10 @@ public:
     // The pool's destructor waits for the task to complete. Throws
     // pool_terminated if the pool has finished terminating.
     template <class F>
-    future<detail::future_value_t<F>> spawn_future(F&& f)
+    auto spawn_future(F&& f)
     {
+        static_assert(std::is_invocable_v<std::decay_t<F>&>,
+                      "boost::forkjoin::basic_thread_pool::spawn_future(f): f must be callable with no arguments");
         return detail::spawn_future(*registry_, std::forward<F>(f), nullptr);
     }
 
@@ -129,6 +139,8 @@ public:
     template <class F>
     auto broadcast(F&& f)
     {
+        static_assert(std::is_invocable_v<F&, broadcast_context>, "boost::forkjoin::basic_thread_pool::broadcast(f): "
+                                                                   "f must be callable with a boost::forkjoin::broadcast_context");
         return detail::broadcast(*registry_, f);
     }
 
@@ -138,6 +150,9 @@ public:
     template <class F>
     void spawn_broadcast(F&& f)
     {
+        static_assert(std::is_invocable_v<std::decay_t<F>&, broadcast_context>,
+                      "boost::forkjoin::basic_thread_pool::spawn_broadcast(f): "
+                      "f must be callable with a boost::forkjoin::broadcast_context");
         detail::spawn_broadcast(*registry_, std::forward<F>(f));
     }
 
@@ -145,6 +160,10 @@ public:
     template <class A, class B>
     auto join(A&& a, B&& b)
     {
+        static_assert(std::is_invocable_v<A>,
+                      "boost::forkjoin::basic_thread_pool::join(a, b): a must be callable with no arguments");
+        static_assert(std::is_invocable_v<B>,
+                      "boost::forkjoin::basic_thread_pool::join(a, b): b must be callable with no arguments");
         return install([&] {
             return detail::join_on_worker(*detail::current_worker, std::forward<A>(a), std::forward<B>(b));
         });

@@ -45,6 +45,17 @@ using value_or_monostate = std::conditional_t<std::is_void_v<T>, std::monostate,
 template <class F>
 using invoke_value_t = value_or_monostate<std::invoke_result_t<F>>;
 
+// invoke_result_t<F, Args...>, or void where F cannot be called so: a
+// public function's signature that names it stays viable, so that the
+// static_assert in its body, which says in a sentence what the call needs,
+// is the first error the user sees, at the user's own call.
+template <class F, class... Args>
+using checked_invoke_result_t = typename std::conditional_t<std::is_invocable_v<F, Args...>, std::invoke_result<F, Args...>,
+                                                            std::type_identity<void>>::type;
+
+template <class F>
+using checked_invoke_value_t = value_or_monostate<checked_invoke_result_t<F>>;
+
 template <class F>
 invoke_value_t<F> invoke_to_value(F&& f)
 {

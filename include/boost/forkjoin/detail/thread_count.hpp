@@ -6,6 +6,7 @@
 
 // How many workers a pool gets when its options leave the count open.
 
+#include <boost/forkjoin/detail/available_parallelism.hpp>
 #include <boost/forkjoin/errors.hpp>
 
 #include <algorithm>
@@ -53,12 +54,10 @@ inline std::size_t num_threads_from_environment()
     return n;
 }
 
-// The hardware's thread count; 1 where the platform cannot tell.
-inline std::size_t hardware_num_threads()
-{
-    unsigned const hw = std::thread::hardware_concurrency();
-    return hw == 0 ? 1 : hw;
-}
+// The default count: the CPUs this process may really use, affinity mask
+// and cgroup quota included (available_parallelism.hpp); 1 where the
+// platform cannot tell.
+inline std::size_t hardware_num_threads() { return available_parallelism(); }
 
 } // namespace boost::forkjoin::detail
 

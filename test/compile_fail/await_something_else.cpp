@@ -1,0 +1,14 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// Must not compile: test/run.sh checks that the first error says, in a
+// sentence, what the call at this file's line needs.
+// expected error: await(f): f must be a boost::forkjoin::future<T>
+#include <boost/forkjoin/future.hpp>
+
+int main()
+{
+    int x = 1;
+    boost::forkjoin::await(x);
+}
