@@ -11,6 +11,8 @@
 
 #include <boost/forkjoin/future.hpp>
 #include <boost/forkjoin/spawn.hpp>
+#include <boost/forkjoin/when_all.hpp>
+#include <boost/forkjoin/when_any.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -135,6 +137,117 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(free_spawn_future_uses_the_current_pool, Policy, t
     BOOST_TEST(value == 5);
     auto outside = fj::spawn_future([] { return fj::current_thread_index().has_value(); });
     BOOST_TEST(outside.get()); // a worker of the global pool
+}
+
+namespace {
+
+struct input_error : std::runtime_error {
+    explicit input_error(std::string what) : std::runtime_error(std::move(what)) {}
+};
+
+// A task that parks on `gate` and records that it started and whether it
+// was cancelled (a task cancelled before it starts never runs).
+template <class Pool>
+fj::future<int> gated(Pool& pool, fj::promise<int>& gate, std::atomic<int>& cancelled, std::atomic<int>& started)
+{
+    return pool.spawn_future([&cancelled, &started, g = gate.get_future()]() mutable {
+        started.fetch_add(1);
+        try {
+            return fj::await(g);
+        } catch (fj::future_cancelled const&) {
+            cancelled.fetch_add(1);
+            throw;
+        }
+    });
+}
+
+} // namespace
+
+// when_all, awaited from the only worker's fiber: the worker is never
+// blocked (with one worker, a blocked one would deadlock), the values come
+// in argument order, and it is ready only once every input is.
+BOOST_AUTO_TEST_CASE_TEMPLATE(when_all_collects_every_value_and_the_first_exception, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(1));
+    fj::promise<int> late;
+    auto all = pool.install([&] {
+        return fj::when_all(pool.spawn_future([] { return 1; }), pool.spawn_future([] {}),
+                            pool.spawn_future([] { return std::string("two"); }), late.get_future());
+    });
+    BOOST_TEST(!all.poll());
+    late.set_value(3);
+    auto const [one, nothing, two, three] = pool.spawn_future([&] { return fj::await(all); }).get();
+    BOOST_TEST(one == 1);
+    BOOST_TEST(two == "two");
+    BOOST_TEST(three == 3);
+    static_assert(std::is_same_v<std::remove_cvref_t<decltype(nothing)>, std::monostate>);
+
+    // Failures: the first in argument order, once all are done.
+    fj::promise<int> last;
+    auto failing = fj::when_all(pool.spawn_future([] { return 0; }),
+                                pool.spawn_future([]() -> int { throw input_error("first"); }),
+                                pool.spawn_future([]() -> int { throw input_error("second"); }), last.get_future());
+    BOOST_TEST(!failing.poll());
+    last.set_value(1);
+    try {
+        failing.get();
+        BOOST_TEST(false);
+    } catch (input_error const& e) {
+        BOOST_TEST(std::string(e.what()) == "first");
+    }
+
+    // The vector form, empty too; an invalid input is refused at once.
+    std::vector<fj::future<int>> inputs;
+    for (int i = 0; i < 100; ++i)
+        inputs.push_back(pool.spawn_future([i] { return i * i; }));
+    auto squares = fj::when_all(std::move(inputs)).get();
+    BOOST_TEST(squares.size() == 100u);
+    BOOST_TEST(squares[9] == 81);
+    BOOST_TEST(fj::when_all(std::vector<fj::future<int>>()).get().empty());
+    BOOST_CHECK_THROW(fj::when_all(fj::future<int>()), std::future_error);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(when_any_takes_the_first_done_and_cancels_the_losers, Policy, test::all_policies)
+{
+    test::pool<Policy> pool(test::threads(1));
+    std::atomic<int> cancelled{0}, started{0};
+    fj::promise<int> gate0, gate1, gate2;
+    auto first = fj::when_any(gated(pool, gate0, cancelled, started), gated(pool, gate1, cancelled, started),
+                              gated(pool, gate2, cancelled, started));
+    BOOST_TEST(test::wait_until([&] { return started.load() == 3; }));
+    BOOST_TEST(!first.poll());
+    gate1.set_value(11);
+    // Awaited on the only worker's fiber: it parks, it does not block.
+    auto const [index, value] = pool.spawn_future([&] { return fj::await(first); }).get();
+    BOOST_TEST(index == 1u);
+    BOOST_TEST(value == 11);
+    // The two losers, parked on their gates, are cancelled.
+    BOOST_TEST(test::wait_until([&] { return cancelled.load() == 2; }), cancelled.load() << " cancelled");
+
+    // The first done failed: its exception.
+    std::vector<fj::future<int>> inputs;
+    fj::promise<int> never;
+    inputs.push_back(never.get_future());
+    inputs.push_back(pool.spawn_future([]() -> int { throw input_error("fast"); }));
+    try {
+        fj::when_any(std::move(inputs)).get();
+        BOOST_TEST(false);
+    } catch (input_error const& e) {
+        BOOST_TEST(std::string(e.what()) == "fast");
+    }
+
+    // Cancelling when_any's own future cancels every input.
+    fj::promise<int> g0, g1;
+    std::atomic<int> dropped{0}, parked{0};
+    {
+        auto abandoned = fj::when_any(gated(pool, g0, dropped, parked), gated(pool, g1, dropped, parked));
+        BOOST_TEST(test::wait_until([&] { return parked.load() == 2; }));
+        abandoned.cancel();
+    }
+    BOOST_TEST(test::wait_until([&] { return dropped.load() == 2; }), dropped.load() << " cancelled");
+
+    BOOST_CHECK_THROW(fj::when_any(std::vector<fj::future<int>>()), std::invalid_argument);
+    BOOST_CHECK_THROW(fj::when_any(fj::future<void>()), std::future_error);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(get_from_a_fiber_parks_it, Policy, test::all_policies)

@@ -7,6 +7,7 @@
 // Boost.ForkJoin: work-stealing fork-join parallelism whose sleep/wake
 // strategy is a compile-time policy.
 
+#include <boost/forkjoin/algorithm.hpp>
 #include <boost/forkjoin/broadcast.hpp>
 #include <boost/forkjoin/broadcast_context.hpp>
 #include <boost/forkjoin/capacity.hpp>
@@ -27,5 +28,7 @@
 #include <boost/forkjoin/spawn.hpp>
 #include <boost/forkjoin/thread_builder.hpp>
 #include <boost/forkjoin/thread_pool.hpp>
+#include <boost/forkjoin/when_all.hpp>
+#include <boost/forkjoin/when_any.hpp>
 
 #endif // BOOST_FORKJOIN_HPP

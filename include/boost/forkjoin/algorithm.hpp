@@ -16,5 +16,6 @@
 #include <boost/forkjoin/algorithm/minmax.hpp>
 #include <boost/forkjoin/algorithm/reduce.hpp>
 #include <boost/forkjoin/algorithm/scan.hpp>
+#include <boost/forkjoin/algorithm/sort.hpp>
 
 #endif // BOOST_FORKJOIN_ALGORITHM_HPP

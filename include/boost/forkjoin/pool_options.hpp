@@ -56,7 +56,7 @@ struct pool_options {
     // Linux). Empty: "forkjoin-<index>". Called on the thread that builds
     // the pool, before worker `index` starts: what it throws, the pool's
     // constructor throws.
-    std::function<std::string(std::size_t index)> thread_name;
+    std::function<std::string(std::size_t index)> thread_name = {};
 
     // Stack size of each worker in bytes; 0 keeps the OS default.
     std::size_t stack_size = 0;
@@ -64,14 +64,14 @@ struct pool_options {
     // Run on each worker when it starts and just before it exits. An
     // exception escaping them goes to panic_handler; without one it calls
     // std::terminate.
-    std::function<void(std::size_t index)> start_handler;
-    std::function<void(std::size_t index)> exit_handler;
+    std::function<void(std::size_t index)> start_handler = {};
+    std::function<void(std::size_t index)> exit_handler = {};
 
     // Receives exceptions that escape jobs started with spawn, spawn_fifo and
     // spawn_broadcast (the pool's, not a scope's). Without one, such an
     // exception calls std::terminate, as a panic in a rayon spawn aborts:
     // the work is lost and nobody could be told.
-    std::function<void(std::exception_ptr)> panic_handler;
+    std::function<void(std::exception_ptr)> panic_handler = {};
 
     // Called when no worker is active and at least one is blocked in user
     // code (see mark_blocked). Called with the sleep policy's locks held: it
@@ -80,7 +80,7 @@ struct pool_options {
     // the program with a message; hand the news to another thread. An
     // exception escaping it goes to panic_handler (still under the locks);
     // without one it calls std::terminate.
-    std::function<void()> deadlock_handler;
+    std::function<void()> deadlock_handler = {};
 
     // Workers take their own jobs oldest first (FIFO) instead of newest
     // first, while fewer than 64 jobs are nested on the worker's stack
@@ -132,7 +132,7 @@ struct pool_options {
     // The pool's destructor waits until every worker has returned from
     // run(). Empty: the pool starts its own threads, named by thread_name,
     // with stack_size.
-    std::function<void(thread_builder)> spawn_handler;
+    std::function<void(thread_builder)> spawn_handler = {};
 
     // The thread that builds the pool becomes its worker 0 instead of a new
     // thread (no start_handler or exit_handler runs for it). It runs the

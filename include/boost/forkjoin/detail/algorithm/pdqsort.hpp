@@ -1,0 +1,402 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+#ifndef BOOST_FORKJOIN_DETAIL_ALGORITHM_PDQSORT_HPP
+#define BOOST_FORKJOIN_DETAIL_ALGORITHM_PDQSORT_HPP
+
+// The serial sort under fj::sort: a pattern-defeating quicksort (Orson
+// Peters' pdqsort, the design of Rayon's sort_unstable), and the pieces the
+// parallel sort (parallel_pdqsort.hpp) reuses around its parallel partition.
+//
+// - Small ranges: insertion sort.
+// - Pivot: median of 3, or for larger ranges Tukey's ninther (median of
+//   three medians of 3), moved to the front of the range.
+// - Partition: Hoare's, with swaps; for arithmetic values under std::less or
+//   std::greater the branchless block partition of BlockQuicksort (Edelkamp
+//   and Weiss), which records the misplaced elements of a block of 64 in a
+//   table first and swaps them after, so that the comparison results feed
+//   the table's index instead of a mispredicted branch.
+// - Many equal elements: when the pivot equals the element just left of the
+//   range (which is no greater than anything in it), everything equal to it
+//   is put left and never looked at again, so that few distinct values cost
+//   O(n log k), not O(n^2).
+// - Already sorted runs: a partition that moved nothing suggests sorted
+//   input; a partial insertion sort, which gives up after a few moves,
+//   finishes such a range in linear time.
+// - A bad partition (a side under an eighth) swaps a few elements to break
+//   the pattern that caused it; after log2(n) of them the range is heap
+//   sorted, so the worst case stays O(n log n).
+//
+// Exceptions: every element is moved only by swaps, or, in insertion sort,
+// through a hole that its destructor fills, so an exception from the
+// comparator leaves every element in the range exactly once.
+
+#include <bit>
+#include <cstddef>
+#include <functional>
+#include <iterator>
+#include <type_traits>
+#include <utility>
+
+namespace boost::forkjoin::detail::pdq {
+
+// Below this, insertion sort beats partitioning.
+inline constexpr std::ptrdiff_t insertion_sort_threshold = 24;
+// From this on, the ninther pays for its extra comparisons.
+inline constexpr std::ptrdiff_t ninther_threshold = 128;
+// Moves a partial insertion sort may make before it gives up on a range.
+inline constexpr int partial_insertion_sort_limit = 8;
+// Elements a block partition scans at a time (offsets fit unsigned char).
+inline constexpr int block_size = 64;
+
+// Comparators known to be a plain "<" or ">" on arithmetic values: cheap,
+// side-effect free and branch-predictor hostile on random data, the case
+// the branchless block partition is for.
+template <class Comp, class T>
+inline constexpr bool is_plain_order_v =
+    std::is_same_v<Comp, std::less<>> || std::is_same_v<Comp, std::less<T>> || std::is_same_v<Comp, std::greater<>> ||
+    std::is_same_v<Comp, std::greater<T>> || std::is_same_v<Comp, std::ranges::less> ||
+    std::is_same_v<Comp, std::ranges::greater>;
+
+template <class It, class Comp>
+inline constexpr bool use_block_partition_v =
+    std::is_arithmetic_v<std::iter_value_t<It>> && is_plain_order_v<std::remove_cvref_t<Comp>, std::iter_value_t<It>>;
+
+// An element taken out of the range during insertion sort, and the place it
+// goes back to: the destructor puts it there, also when the comparator
+// throws half-way through a shift.
+template <class It>
+struct insertion_hole {
+    std::iter_value_t<It> value;
+    It pos;
+
+    insertion_hole(It at) : value(std::ranges::iter_move(at)), pos(at) {}
+    insertion_hole(insertion_hole const&) = delete;
+    insertion_hole& operator=(insertion_hole const&) = delete;
+    ~insertion_hole() { *pos = std::move(value); }
+};
+
+// Sorts [first, last). Guarded: checks for the start of the range.
+template <class It, class Comp>
+void insertion_sort(It first, It last, Comp& comp)
+{
+    if (first == last)
+        return;
+    for (It i = first + 1; i != last; ++i) {
+        if (comp(*i, *(i - 1))) {
+            insertion_hole<It> hole(i);
+            do {
+                *hole.pos = std::ranges::iter_move(hole.pos - 1);
+                --hole.pos;
+            } while (hole.pos != first && comp(hole.value, *(hole.pos - 1)));
+        }
+    }
+}
+
+// As insertion_sort, for a range whose left neighbour *(first - 1) is no
+// greater than any of its elements: that neighbour stops every shift, so the
+// loop need not test for the start.
+template <class It, class Comp>
+void unguarded_insertion_sort(It first, It last, Comp& comp)
+{
+    if (first == last)
+        return;
+    for (It i = first + 1; i != last; ++i) {
+        if (comp(*i, *(i - 1))) {
+            insertion_hole<It> hole(i);
+            do {
+                *hole.pos = std::ranges::iter_move(hole.pos - 1);
+                --hole.pos;
+            } while (comp(hole.value, *(hole.pos - 1)));
+        }
+    }
+}
+
+// Insertion sort that gives up after partial_insertion_sort_limit moves;
+// returns whether the range is sorted. Linear on a nearly sorted range.
+template <class It, class Comp>
+bool partial_insertion_sort(It first, It last, Comp& comp)
+{
+    if (first == last)
+        return true;
+    int moves = 0;
+    for (It i = first + 1; i != last; ++i) {
+        if (comp(*i, *(i - 1))) {
+            insertion_hole<It> hole(i);
+            do {
+                *hole.pos = std::ranges::iter_move(hole.pos - 1);
+                --hole.pos;
+            } while (hole.pos != first && comp(hole.value, *(hole.pos - 1)));
+            moves += static_cast<int>(i - hole.pos);
+            if (moves > partial_insertion_sort_limit)
+                return i + 1 == last;
+        }
+    }
+    return true;
+}
+
+template <class It, class Comp>
+void sort2(It a, It b, Comp& comp)
+{
+    if (comp(*b, *a))
+        std::ranges::iter_swap(a, b);
+}
+
+// Orders *a <= *b <= *c.
+template <class It, class Comp>
+void sort3(It a, It b, It c, Comp& comp)
+{
+    sort2(a, b, comp);
+    sort2(b, c, comp);
+    sort2(a, b, comp);
+}
+
+// Heap sort with swaps only (std::make_heap holds an element aside, which a
+// throwing comparator would lose): the O(n log n) fallback.
+template <class It, class Comp>
+void sift_down(It first, std::ptrdiff_t n, std::ptrdiff_t i, Comp& comp)
+{
+    for (;;) {
+        std::ptrdiff_t child = 2 * i + 1;
+        if (child >= n)
+            return;
+        if (child + 1 < n && comp(first[child], first[child + 1]))
+            ++child;
+        if (!comp(first[i], first[child]))
+            return;
+        std::ranges::iter_swap(first + i, first + child);
+        i = child;
+    }
+}
+
+template <class It, class Comp>
+void heap_sort(It first, It last, Comp& comp)
+{
+    std::ptrdiff_t const n = last - first;
+    for (std::ptrdiff_t i = n / 2; i-- > 0;)
+        sift_down(first, n, i, comp);
+    for (std::ptrdiff_t end = n; end > 1;) {
+        --end;
+        std::ranges::iter_swap(first, first + end);
+        sift_down(first, end, 0, comp);
+    }
+}
+
+// Moves a pivot to *first: the median of the first, middle and last
+// elements, or for a larger range the ninther.
+template <class It, class Comp>
+void choose_pivot(It first, It last, Comp& comp)
+{
+    std::ptrdiff_t const n = last - first;
+    std::ptrdiff_t const half = n / 2;
+    if (n > ninther_threshold) {
+        sort3(first, first + half, last - 1, comp);
+        sort3(first + 1, first + (half - 1), last - 2, comp);
+        sort3(first + 2, first + (half + 1), last - 3, comp);
+        sort3(first + (half - 1), first + half, first + (half + 1), comp);
+        std::ranges::iter_swap(first, first + half);
+    } else {
+        sort3(first + half, first, last - 1, comp);
+    }
+}
+
+// Partitions [first, last) so that the elements for which goes_left is true
+// come first; returns the boundary and whether nothing had to move. Hoare's
+// scheme: a swap moves two misplaced elements at once.
+template <class It, class Pred>
+std::pair<It, bool> hoare_partition(It first, It last, Pred const& goes_left)
+{
+    bool moved = false;
+    for (;;) {
+        while (first != last && goes_left(*first))
+            ++first;
+        do {
+            if (first == last)
+                return {first, !moved};
+            --last;
+        } while (!goes_left(*last));
+        std::ranges::iter_swap(first, last);
+        ++first;
+        moved = true;
+    }
+}
+
+// As hoare_partition, branchless: a block of block_size elements at each
+// end is scanned into a table of the offsets of its misplaced elements (the
+// comparison's result only advances the table's end), then as many pairs as
+// both tables hold are swapped. A block whose table is used up is replaced
+// by the next one inward. What remains in the middle, under two blocks, goes
+// through hoare_partition.
+template <class It, class Pred>
+std::pair<It, bool> block_partition(It first, It last, Pred const& goes_left)
+{
+    unsigned char left_offsets[block_size];
+    unsigned char right_offsets[block_size];
+    int left_count = 0, left_start = 0;   // misplaced elements of the block at first
+    int right_count = 0, right_start = 0; // misplaced elements of the block ending at last
+    bool moved = false;
+    while (last - first > 2 * block_size) {
+        if (left_count == 0) {
+            left_start = 0;
+            for (int i = 0; i < block_size; ++i) {
+                left_offsets[left_count] = static_cast<unsigned char>(i);
+                left_count += !goes_left(first[i]);
+            }
+        }
+        if (right_count == 0) {
+            right_start = 0;
+            for (int i = 0; i < block_size; ++i) {
+                right_offsets[right_count] = static_cast<unsigned char>(i);
+                right_count += goes_left(*(last - 1 - i));
+            }
+        }
+        int const pairs = left_count < right_count ? left_count : right_count;
+        for (int k = 0; k < pairs; ++k)
+            std::ranges::iter_swap(first + left_offsets[left_start + k], last - 1 - right_offsets[right_start + k]);
+        moved |= pairs != 0;
+        left_count -= pairs;
+        left_start += pairs;
+        right_count -= pairs;
+        right_start += pairs;
+        if (left_count == 0)
+            first += block_size;
+        if (right_count == 0)
+            last -= block_size;
+    }
+    auto const [mid, placed] = hoare_partition(first, last, goes_left);
+    return {mid, placed && !moved};
+}
+
+// Partitions [first, last) by goes_left with the partition suited to It and
+// Comp (see use_block_partition_v).
+template <class It, class Comp, class Pred>
+std::pair<It, bool> partition_by(It first, It last, Pred const& goes_left)
+{
+    if constexpr (use_block_partition_v<It, Comp>)
+        return block_partition(first, last, goes_left);
+    else
+        return hoare_partition(first, last, goes_left);
+}
+
+// Calls partition(first + 1, last, goes_left) with goes_left(x) = "x goes
+// left of the pivot *first" (less(x, pivot) or, for left_equal, !less(pivot,
+// x)), then swaps the pivot to the boundary. Returns the pivot's place and
+// whether nothing had to move. For arithmetic values the pivot is copied, so
+// the compiler need not reload it after every swap.
+template <bool LeftEqual, class It, class Comp, class Partition>
+std::pair<It, bool> partition_around_pivot(It first, It last, Comp& comp, Partition&& partition)
+{
+    auto place = [&](auto const& pivot) {
+        auto goes_left = [&](auto const& x) {
+            if constexpr (LeftEqual)
+                return !comp(pivot, x);
+            else
+                return comp(x, pivot);
+        };
+        return partition(first + 1, last, goes_left);
+    };
+    std::pair<It, bool> result;
+    if constexpr (use_block_partition_v<It, Comp>) {
+        std::iter_value_t<It> const pivot = *first;
+        result = place(pivot);
+    } else {
+        result = place(*first); // partition leaves *first alone
+    }
+    It const pivot_pos = result.first - 1;
+    std::ranges::iter_swap(first, pivot_pos);
+    return {pivot_pos, result.second};
+}
+
+// Pivot at *first. Elements less than it end left of its returned place,
+// the others right.
+template <class It, class Comp>
+std::pair<It, bool> partition_right(It first, It last, Comp& comp)
+{
+    return partition_around_pivot<false>(first, last, comp,
+                                         [](It f, It l, auto const& goes_left) { return partition_by<It, Comp>(f, l, goes_left); });
+}
+
+// Pivot at *first, equal to *(first - 1). Elements no greater than it,
+// that is equal to it, end left of its returned place, the others right.
+template <class It, class Comp>
+It partition_left(It first, It last, Comp& comp)
+{
+    return partition_around_pivot<true>(first, last, comp,
+                                        [](It f, It l, auto const& goes_left) { return partition_by<It, Comp>(f, l, goes_left); })
+        .first;
+}
+
+// After an unbalanced partition: swaps a few elements of each side to break
+// the pattern (organ pipes, sawtooth) that picked a bad pivot.
+template <class It>
+void break_patterns(It first, It last)
+{
+    std::ptrdiff_t const n = last - first;
+    if (n < insertion_sort_threshold)
+        return;
+    std::ptrdiff_t const quarter = n / 4;
+    std::ranges::iter_swap(first, first + quarter);
+    std::ranges::iter_swap(last - 1, last - quarter);
+    if (n > ninther_threshold) {
+        std::ranges::iter_swap(first + 1, first + (quarter + 1));
+        std::ranges::iter_swap(first + 2, first + (quarter + 2));
+        std::ranges::iter_swap(last - 2, last - (quarter + 1));
+        std::ranges::iter_swap(last - 3, last - (quarter + 2));
+    }
+}
+
+// Bad partitions a sort of n elements tolerates before heap sort.
+inline int bad_partition_limit(std::ptrdiff_t n) noexcept { return std::bit_width(static_cast<std::size_t>(n)); }
+
+// The pdqsort loop: sorts [first, last); leftmost says that no element lies
+// left of the range in the same sort (else *(first - 1) is no greater than
+// every element of the range). Recurses into the left side and loops on the
+// right, so the depth stays O(log n).
+template <class It, class Comp>
+void pdqsort_loop(It first, It last, Comp& comp, int bad_allowed, bool leftmost)
+{
+    for (;;) {
+        std::ptrdiff_t const n = last - first;
+        if (n < insertion_sort_threshold) {
+            if (leftmost)
+                insertion_sort(first, last, comp);
+            else
+                unguarded_insertion_sort(first, last, comp);
+            return;
+        }
+        choose_pivot(first, last, comp);
+        if (!leftmost && !comp(*(first - 1), *first)) {
+            // The pivot equals the left neighbour: set its equals aside.
+            first = partition_left(first, last, comp) + 1;
+            continue;
+        }
+        auto const [pivot_pos, placed] = partition_right(first, last, comp);
+        std::ptrdiff_t const left_n = pivot_pos - first;
+        std::ptrdiff_t const right_n = last - (pivot_pos + 1);
+        if (left_n < n / 8 || right_n < n / 8) {
+            if (--bad_allowed == 0) {
+                heap_sort(first, last, comp);
+                return;
+            }
+            break_patterns(first, pivot_pos);
+            break_patterns(pivot_pos + 1, last);
+        } else if (placed && partial_insertion_sort(first, pivot_pos, comp) &&
+                   partial_insertion_sort(pivot_pos + 1, last, comp)) {
+            return;
+        }
+        pdqsort_loop(first, pivot_pos, comp, bad_allowed, leftmost);
+        first = pivot_pos + 1;
+        leftmost = false;
+    }
+}
+
+template <class It, class Comp>
+void pdqsort(It first, It last, Comp& comp)
+{
+    if (last - first > 1)
+        pdqsort_loop(first, last, comp, bad_partition_limit(last - first), true);
+}
+
+} // namespace boost::forkjoin::detail::pdq
+
+#endif // BOOST_FORKJOIN_DETAIL_ALGORITHM_PDQSORT_HPP

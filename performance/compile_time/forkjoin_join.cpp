@@ -1,0 +1,14 @@
+// Copyright 2026 The Boost.ForkJoin developers.
+// Distributed under the Boost Software License, Version 1.0.
+// (See accompanying file LICENSE_1_0.txt or copy at http://www.boost.org/LICENSE_1_0.txt)
+//
+// A fixed translation unit of performance/compile_time.sh.
+// One join in a pool, with the header a user includes for it.
+#include <boost/forkjoin/join.hpp>
+
+int main()
+{
+    boost::forkjoin::thread_pool pool;
+    auto [a, b] = pool.install([] { return boost::forkjoin::join([] { return 1; }, [] { return 2; }); });
+    return a + b;
+}
