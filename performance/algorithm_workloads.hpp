@@ -34,14 +34,6 @@
 #include "measure.hpp"
 
 #include <boost/forkjoin/algorithm.hpp>
-// fj::sort and fj::stable_sort land in the library after the other
-// algorithms; until then their rows say so instead of breaking the build.
-#if __has_include(<boost/forkjoin/algorithm/sort.hpp>)
-#include <boost/forkjoin/algorithm/sort.hpp>
-#define FORKJOIN_BENCH_HAVE_FJ_SORT 1
-#else
-#define FORKJOIN_BENCH_HAVE_FJ_SORT 0
-#endif
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -174,7 +166,6 @@ struct serial_algorithms {
 
 // Inside ex.install, so that the algorithm runs on the executor's pool.
 struct forkjoin_algorithms {
-#if FORKJOIN_BENCH_HAVE_FJ_SORT
     template <class Ex, class It>
     static void sort(Ex& ex, It first, It last) { ex.install([&] { boost::forkjoin::sort(first, last); }); }
     template <class Ex, class It, class Cmp>
@@ -182,7 +173,6 @@ struct forkjoin_algorithms {
     {
         ex.install([&] { boost::forkjoin::stable_sort(first, last, cmp); });
     }
-#endif
     template <class Ex, class It>
     static double reduce(Ex& ex, It first, It last)
     {
@@ -207,11 +197,6 @@ struct forkjoin_algorithms {
     static void for_each(Ex& ex, It first, It last, F f)
     {
         ex.install([&] { boost::forkjoin::for_each(first, last, f); });
-    }
-
-    static constexpr std::string_view why_not(std::string_view)
-    {
-        return "fj::sort / fj::stable_sort are not in this build of the library yet";
     }
 };
 
