@@ -40,6 +40,8 @@ bool with_executor(std::string_view impl, std::size_t threads, F&& f)
         return run(std::type_identity<tbb_executor>{});
     if (impl == "omp")
         return run(std::type_identity<omp_executor>{});
+    if (impl == "std-par")
+        return run(std::type_identity<stdpar_executor>{});
     if (impl == "forkjoin-main")
         return run(std::type_identity<forkjoin_main_executor>{});
     if (impl == "forkjoin-slot")

@@ -27,6 +27,11 @@
 // implementation and only the scheduler differs. The Rust peer
 // (rayon/src/main.rs) is the one exception: it is a port, line for line.
 //
+// The parallel-algorithm workloads (algorithm_workloads.hpp) are the other
+// exception: each runs its implementation's own algorithm, found from the
+// executor's type (algorithms_of), inside ex.install where it has a pool.
+// The std-par executor exists for them alone: it has no join or spawn.
+//
 // The forkjoin and OpenMP adaptors mirror rayon::join: b() is offered to
 // thieves and a() runs at once on the calling thread. oneTBB's
 // parallel_invoke makes that choice itself.
@@ -351,6 +356,9 @@ public:
         install(std::forward<F>(f));
     }
 
+    // The team size, for the algorithm workloads' worksharing loops.
+    int threads() const noexcept { return threads_; }
+
 private:
     // One parallel region whose `single` thread runs g(); the others join in
     // through the tasks g() creates. Kept apart from install() so that the
@@ -366,6 +374,33 @@ private:
 
     int threads_;
 };
+
+// ---------------------------------------------------------------------------
+// std-par: the standard library's parallel algorithms
+// (std::execution::par), for the algorithm workloads only
+// (algorithm_workloads.hpp). libstdc++'s PSTL runs them on oneTBB's default
+// arena, so the only knob is oneTBB's global limit: N threads in all, the
+// caller among them. No join, no spawn: the join workloads are n/a for it.
+// ---------------------------------------------------------------------------
+class stdpar_executor {
+public:
+    static constexpr std::string_view name = "std-par";
+    static constexpr bool algorithms_only = true;
+    static constexpr bool has_stats = false;
+    static constexpr bool has_fibers = false;
+
+    explicit stdpar_executor(std::size_t threads)
+        : limit_(oneapi::tbb::global_control::max_allowed_parallelism, threads)
+    {
+    }
+
+private:
+    oneapi::tbb::global_control limit_;
+};
+
+// Whether an executor runs the algorithm workloads only (std-par).
+template <class Ex>
+inline constexpr bool algorithms_only = requires { requires Ex::algorithms_only; };
 
 } // namespace forkjoin_bench
 

@@ -20,7 +20,7 @@ struct implementation {
 };
 
 inline constexpr implementation implementations[] = {
-    {"serial", "join = a() then b(); the reference for 'vs serial'"},
+    {"serial", "join = a() then b() (algorithm workloads: std:: without a policy); the reference for 'vs serial'"},
     {"forkjoin-jec", "boost::forkjoin::basic_thread_pool<sleep::jec> (the default thread_pool)"},
     {"forkjoin-legacy", "boost::forkjoin::basic_thread_pool<sleep::legacy>"},
     {"forkjoin-spin", "boost::forkjoin::basic_thread_pool<sleep::spin>"},
@@ -28,6 +28,7 @@ inline constexpr implementation implementations[] = {
     {"forkjoin-slot", "thread_pool (sleep::jec) with caller_slot: a caller of install takes worker 0's place"},
     {"tbb", "oneTBB task_arena + parallel_invoke / enqueue"},
     {"omp", "OpenMP parallel + single + task/taskwait (libgomp)"},
+    {"std-par", "std:: parallel algorithms, std::execution::par (libstdc++ PSTL on oneTBB); the algorithm workloads only"},
     {"rayon", "Rayon ThreadPool::install + rayon::join / spawn (child process rayon-bench)"},
 };
 

@@ -134,6 +134,11 @@ std::vector<run_result> execute(plan_item const& item, std::string const& self, 
                 : fmt::format("Boost.ForkJoin only: {}", item.wl->forkjoin_only);
         return results;
     }
+    if (impl == "std-par" && !is_algorithm_kernel(item.wl->kernel)) {
+        results[0].state = run_state::skipped;
+        results[0].note = std::string(not_an_algorithm);
+        return results;
+    }
     std::vector<std::string> args;
     if (impl == "rayon") {
         if (rayon.empty()) {

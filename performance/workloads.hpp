@@ -24,6 +24,7 @@
 // their ranges in `param_error()`, and document why it exists in README.md. Rows with an empty kernel are reserved: they show in
 // --list and in the report, and are never run.
 
+#include "algorithm_workloads.hpp"
 #include "executors.hpp"
 #include "futures_workloads.hpp"
 #include "measure.hpp"
@@ -1051,21 +1052,39 @@ struct fence_modes_kernel {
     }
 };
 
-// Every kernel the C++ child can run, looked up by name.
+// Why std-par has no row in the join workloads (the driver's note, and the
+// child's skip when asked anyway).
+inline constexpr std::string_view not_an_algorithm =
+    "the standard library's parallel algorithms only: no join or spawn to run this workload on";
+
+// Every kernel the C++ child can run, looked up by name, besides
+// algorithm_kernels.
 using kernels = std::tuple<fib_kernel, increment_all_kernel, nbody_kernel, quicksort_kernel, noop_spawn_kernel,
                            idle_kernel, wake_latency_kernel, wakeups_kernel, install_roundtrip_kernel,
                            tree_sum_kernel, frame_loop_kernel, park_unpark_kernel, spawn_future_kernel,
                            fence_modes_kernel>;
 
-// Runs kernel `name` on `ex`; false when there is no such kernel.
+// Runs kernel `name` on `ex`, from `kernels` or from algorithm_kernels
+// (algorithm_workloads.hpp); false when there is no such kernel. An
+// executor with the parallel algorithms only (std-par) has no join to run
+// the other kernels on: they say so with `skip` (the driver does not ask).
 template <class Ex>
 bool run_kernel(std::string_view name, Ex& ex, run_context const& ctx)
 {
-    return std::apply(
-        [&](auto... k) {
-            return ((decltype(k)::name == name ? (decltype(k)::run(ex, ctx), true) : false) || ...);
-        },
-        kernels{});
+    auto const run_one_of = [&]<class... K>(std::tuple<K...>) {
+        return ((K::name == name ? (K::run(ex, ctx), true) : false) || ...);
+    };
+    if (run_one_of(algorithm_kernels{}))
+        return true;
+    if constexpr (algorithms_only<Ex>) {
+        bool const known =
+            std::apply([&](auto... k) { return ((decltype(k)::name == name) || ...); }, kernels{});
+        if (known)
+            skip(not_an_algorithm);
+        return known;
+    } else {
+        return run_one_of(kernels{});
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -1296,6 +1315,74 @@ inline std::vector<workload> const& registry()
          {{"len", "102400"}, {"grain", "1024"}, {"passes", "50"}, {"sort_len", "1000000"}, {"cutoff", "5120"}},
          "50 passes and 1M integers instead of 1000 and 10M, one repetition",
          5, 1, 0, "the fence mode is a pool option of the library"},
+        // The parallel algorithms (algorithm_workloads.hpp, see README.md):
+        // each implementation's own algorithm, not a join tree.
+        {"sort", "sort", "sort 10M pseudo-random u32 with each implementation's parallel sort",
+         {"wall_ns", "", 1e-6, "ms", 1},
+         {cores_busy},
+         true,
+         {{"len", "10000000"}},
+         {{"len", "200000"}},
+         "200,000 integers instead of 10M",
+         5, 3, 1},
+        {"stable-sort", "stable-sort",
+         "stable sort of 10M (key, payload) u32 pairs by key, 1M distinct keys: the order of equal keys is checked",
+         {"wall_ns", "", 1e-6, "ms", 1},
+         {cores_busy},
+         true,
+         {{"len", "10000000"}, {"keys", "1000000"}},
+         {{"len", "200000"}, {"keys", "20000"}},
+         "200,000 pairs with 20,000 keys instead of 10M with 1M",
+         5, 3, 1},
+        {"reduce", "reduce", "sum of 50M doubles (integers below 2^24: exact in any order)",
+         {"wall_ns", "", 1e-6, "ms", 2},
+         {cores_busy},
+         true,
+         {{"len", "50000000"}},
+         {{"len", "1000000"}},
+         "1M doubles instead of 50M",
+         5, 3, 1},
+        {"transform", "transform", "y = sin(x) * exp(-x) + sqrt(x) over 20M floats into a second vector",
+         {"wall_ns", "", 1e-6, "ms", 1},
+         {cores_busy},
+         true,
+         {{"len", "20000000"}},
+         {{"len", "500000"}},
+         "500,000 floats instead of 20M",
+         5, 3, 1},
+        {"scan", "scan", "inclusive_scan (prefix sums) of 50M int64 into a second vector",
+         {"wall_ns", "", 1e-6, "ms", 2},
+         {cores_busy},
+         true,
+         {{"len", "50000000"}},
+         {{"len", "1000000"}},
+         "1M integers instead of 50M",
+         5, 3, 1},
+        {"find-first", "find-first", "find_if over 50M u32, the only match at 1/4: the first match, found early",
+         {"wall_ns", "", 1e-6, "ms", 2},
+         {cores_busy},
+         true,
+         {{"len", "50000000"}, {"match_permille", "250"}},
+         {{"len", "1000000"}, {"match_permille", "250"}},
+         "1M integers instead of 50M",
+         5, 3, 1},
+        {"find-none", "find-first", "find_if over 50M u32 with no match: the whole range",
+         {"wall_ns", "", 1e-6, "ms", 2},
+         {cores_busy},
+         true,
+         {{"len", "50000000"}, {"match_permille", "1000"}},
+         {{"len", "1000000"}, {"match_permille", "1000"}},
+         "1M integers instead of 50M",
+         5, 3, 1},
+        {"mandelbrot", "mandelbrot",
+         "for_each over the 1024 rows of a 2048x1024 Mandelbrot image (at most 500 iterations): uneven elements",
+         {"wall_ns", "", 1e-6, "ms", 1},
+         {cores_busy},
+         true,
+         {{"width", "2048"}, {"height", "1024"}, {"max_iter", "500"}},
+         {{"width", "256"}, {"height", "128"}, {"max_iter", "500"}},
+         "a 256x128 image instead of 2048x1024",
+         5, 3, 1},
     };
     return rows;
 }
@@ -1354,6 +1441,17 @@ inline std::string param_error(workload const& wl, params const& p)
         {"fence-modes", "passes", 1, any},
         {"fence-modes", "sort_len", 1, any},
         {"fence-modes", "cutoff", 1, any, "0 never stops splitting"},
+        {"sort", "len", 1, any},
+        {"stable-sort", "len", 1, std::uint64_t{1} << 32, "the payload is the position as a u32"},
+        {"stable-sort", "keys", 1, std::uint64_t{1} << 32, "keys are u32"},
+        {"reduce", "len", 1, std::uint64_t{1} << 29, "the sum of values below 2^24 must stay exact, below 2^53"},
+        {"transform", "len", 1, any},
+        {"scan", "len", 1, any},
+        {"find-first", "len", 1, any},
+        {"find-first", "match_permille", 0, 1000, "1000 means no match"},
+        {"mandelbrot", "width", 1, 1u << 16},
+        {"mandelbrot", "height", 1, 1u << 16},
+        {"mandelbrot", "max_iter", 1, 1u << 20},
     };
     for (auto const& [key, text] : p.all()) {
         if (std::none_of(wl.full.begin(), wl.full.end(), [&](auto const& kv) { return kv.first == key; }))

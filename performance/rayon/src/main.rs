@@ -15,6 +15,7 @@
 //! Times are integers in nanoseconds; `cpu_ns` is process CPU time
 //! (`CLOCK_PROCESS_CPUTIME_ID`, all threads) spent during the measured section.
 
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::process::exit;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -104,7 +105,7 @@ struct Args {
 fn usage() -> ! {
     eprintln!(
         "usage: rayon-bench <workload> --threads N --reps R [--warmup W] [--param key=value]...\n\
-         workloads: fib increment-all nbody quicksort noop-spawn idle wake-latency wakeups\n           install-roundtrip tree-sum frame-loop"
+         workloads: fib increment-all nbody quicksort noop-spawn idle wake-latency wakeups\n           install-roundtrip tree-sum frame-loop\n           sort stable-sort reduce transform scan find-first mandelbrot"
     );
     exit(2)
 }
@@ -826,6 +827,155 @@ fn run_frame_loop(args: &Args, pool: &rayon::ThreadPool) {
     });
 }
 
+// ---------------------------------------------------------------------------
+// The parallel-algorithm workloads (algorithm_workloads.hpp): Rayon's own
+// parallel iterators and sorts, the same inputs and checks as the C++ side.
+// ---------------------------------------------------------------------------
+
+
+/// The position-weighted sum of a sequence (algo::weighted_sum).
+fn weighted_sum<T>(v: &[T], value: impl Fn(&T) -> u64) -> u64 {
+    v.iter().enumerate().fold(0u64, |s, (i, x)| s.wrapping_add((i as u64 + 1).wrapping_mul(value(x))))
+}
+
+fn run_sort(args: &Args, pool: &rayon::ThreadPool) {
+    let len = args.param("len", 10_000_000) as usize;
+    let mut rng = SplitMix64(11);
+    let input: Vec<u32> = (0..len).map(|_| rng.next_u32()).collect();
+    let mut v = input.clone();
+    repeat(args, || {
+        v.copy_from_slice(&input);
+        let sw = Stopwatch::start();
+        pool.install(|| v.par_sort_unstable());
+        let (wall, cpu) = sw.stop();
+        assert!(v.windows(2).all(|w| w[0] <= w[1]), "sort: not sorted");
+        format!("wall_ns={wall} cpu_ns={cpu} check={}", weighted_sum(&v, |&x| x as u64))
+    });
+}
+
+/// (key, payload): sorted by key only; the payload is the input position.
+#[derive(Clone, Copy)]
+struct Keyed {
+    key: u32,
+    payload: u32,
+}
+
+fn run_stable_sort(args: &Args, pool: &rayon::ThreadPool) {
+    let len = args.param("len", 10_000_000) as usize;
+    let keys = args.param("keys", 1_000_000);
+    let mut rng = SplitMix64(13);
+    let input: Vec<Keyed> =
+        (0..len).map(|i| Keyed { key: (rng.next_u64() % keys) as u32, payload: i as u32 }).collect();
+    let mut v = input.clone();
+    repeat(args, || {
+        v.copy_from_slice(&input);
+        let sw = Stopwatch::start();
+        pool.install(|| v.par_sort_by_key(|k| k.key)); // stable
+        let (wall, cpu) = sw.stop();
+        assert!(v.windows(2).all(|w| w[0].key <= w[1].key), "stable-sort: not sorted");
+        format!("wall_ns={wall} cpu_ns={cpu} check={}", weighted_sum(&v, |k| k.payload as u64))
+    });
+}
+
+/// Integers below 2^24 stored as f64: every partial sum is exact, so the
+/// order of Rayon's additions does not change the bits.
+fn run_reduce(args: &Args, pool: &rayon::ThreadPool) {
+    let len = args.param("len", 50_000_000) as usize;
+    let mut rng = SplitMix64(17);
+    let v: Vec<f64> = (0..len).map(|_| (rng.next_u64() >> 40) as f64).collect();
+    repeat(args, || {
+        let sw = Stopwatch::start();
+        let sum: f64 = pool.install(|| v.par_iter().sum());
+        let (wall, cpu) = sw.stop();
+        format!("wall_ns={wall} cpu_ns={cpu} check={}", sum as u64)
+    });
+}
+
+/// glibc's sinf and expf (what f32::sin and f32::exp call) and sqrtss: the
+/// same bits as the C++ side.
+fn transform_body(x: f32) -> f32 {
+    x.sin() * (-x).exp() + x.sqrt()
+}
+
+fn run_transform(args: &Args, pool: &rayon::ThreadPool) {
+    let len = args.param("len", 20_000_000) as usize;
+    let mut rng = SplitMix64(19);
+    let input: Vec<f32> = (0..len).map(|_| (rng.next_u32() >> 8) as f32 * (1.0f32 / 16_777_216.0) * 8.0).collect();
+    let mut out: Vec<f32> = Vec::with_capacity(len);
+    repeat(args, || {
+        out.clear();
+        let sw = Stopwatch::start();
+        pool.install(|| input.par_iter().map(|&x| transform_body(x)).collect_into_vec(&mut out));
+        let (wall, cpu) = sw.stop();
+        let check = out.iter().fold(0u64, |s, y| s.wrapping_add(y.to_bits() as u64));
+        format!("wall_ns={wall} cpu_ns={cpu} check={check}")
+    });
+}
+
+const NEEDLE: u32 = 0xFFFF_FFFF;
+
+fn run_find_first(args: &Args, pool: &rayon::ThreadPool) {
+    let len = args.param("len", 50_000_000) as usize;
+    let permille = args.param("match_permille", 250) as usize;
+    let mut rng = SplitMix64(29);
+    let mut v: Vec<u32> = (0..len).map(|_| rng.next_u32() >> 1).collect();
+    if permille < 1000 {
+        v[len * permille / 1000] = NEEDLE;
+    }
+    repeat(args, || {
+        let sw = Stopwatch::start();
+        let found = pool.install(|| v.par_iter().position_first(|&x| x == NEEDLE));
+        let (wall, cpu) = sw.stop();
+        format!("wall_ns={wall} cpu_ns={cpu} check={}", found.unwrap_or(len))
+    });
+}
+
+struct ImageRow {
+    y: u32,
+    iterations: u64,
+}
+
+/// The escape iterations of row `y` (algo::mandelbrot_view::row).
+fn mandelbrot_row(width: u32, height: u32, max_iter: u32, y: u32) -> u64 {
+    let dx = 3.0 / width as f64;
+    let dy = 2.5 / height as f64;
+    let ci = -1.25 + y as f64 * dy;
+    let mut total = 0u64;
+    for x in 0..width {
+        let cr = -2.0 + x as f64 * dx;
+        let (mut zr, mut zi, mut zr2, mut zi2) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+        let mut i = 0u32;
+        while i < max_iter && zr2 + zi2 <= 4.0 {
+            zi = 2.0 * zr * zi + ci;
+            zr = zr2 - zi2 + cr;
+            zr2 = zr * zr;
+            zi2 = zi * zi;
+            i += 1;
+        }
+        total += i as u64;
+    }
+    total
+}
+
+fn run_mandelbrot(args: &Args, pool: &rayon::ThreadPool) {
+    let width = args.param("width", 2048) as u32;
+    let height = args.param("height", 1024) as u32;
+    let max_iter = args.param("max_iter", 500) as u32;
+    let mut rows: Vec<ImageRow> = (0..height).map(|y| ImageRow { y, iterations: 0 }).collect();
+    repeat(args, || {
+        for r in rows.iter_mut() {
+            r.iterations = 0;
+        }
+        let sw = Stopwatch::start();
+        pool.install(|| {
+            rows.par_iter_mut().for_each(|r| r.iterations = mandelbrot_row(width, height, max_iter, r.y))
+        });
+        let (wall, cpu) = sw.stop();
+        let check: u64 = rows.iter().map(|r| r.iterations).sum();
+        format!("wall_ns={wall} cpu_ns={cpu} check={check}")
+    });
+}
+
 fn main() {
     let args = parse_args();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -846,6 +996,13 @@ fn main() {
         "install-roundtrip" => run_install_roundtrip(&args, &pool),
         "tree-sum" => run_tree_sum(&args, &pool),
         "frame-loop" => run_frame_loop(&args, &pool),
+        "sort" => run_sort(&args, &pool),
+        "stable-sort" => run_stable_sort(&args, &pool),
+        "reduce" => run_reduce(&args, &pool),
+        "transform" => run_transform(&args, &pool),
+        "scan" => println!("skip Rayon has no parallel scan"),
+        "find-first" => run_find_first(&args, &pool),
+        "mandelbrot" => run_mandelbrot(&args, &pool),
         "wakeups" => println!("skip rayon exposes no sleep/wake-up counters"),
         // Boost.ForkJoin's fibers; the driver reports these as n/a without
         // asking, this is for a direct call.
