@@ -212,6 +212,101 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exceptions_travel_through_get, Policy, test::all_p
     BOOST_TEST(null_error.get_future().get() == 3);
 }
 
+// --- Exceptions held across a suspension ---------------------------------------
+
+namespace {
+struct tagged_error {
+    int tag;
+};
+
+// Awaits in its destructor, which runs while an exception unwinds the
+// fiber's stack, and records std::uncaught_exceptions() on both sides.
+struct awaits_when_destroyed {
+    fj::future<int>* awaited;
+    int* before;
+    int* after;
+    ~awaits_when_destroyed()
+    {
+        *before = std::uncaught_exceptions();
+        fj::await(*awaited);
+        *after = std::uncaught_exceptions();
+    }
+};
+} // namespace
+
+// The exception a catch block handles, and the count of exceptions in
+// flight, belong to the fiber (detail/fiber_exceptions.hpp): 2,000 tasks
+// park inside their catch blocks (or, every third, in a destructor run by
+// the unwinding), two workers interleave them, and each rethrows its own.
+// Before the fix the thread's single caught-exception stack was shared by
+// the fibers on it: 417 of 2,000 rethrew their own exception.
+BOOST_AUTO_TEST_CASE_TEMPLATE(awaiting_inside_a_catch_block_keeps_the_fibers_own_exception, Policy,
+                              test::all_policies)
+{
+    constexpr int n = 2'000;
+    std::vector<fj::promise<int>> promises(n);
+    std::vector<fj::future<int>> futures;
+    futures.reserve(n);
+    std::atomic<int> arrived{0};
+    test::pool<Policy> pool(test::threads(2));
+    for (int i = 0; i < n; ++i) {
+        futures.push_back(pool.spawn_future([&arrived, i, pf = promises[std::size_t(i)].get_future()]() mutable {
+            if (i % 3 == 2) {
+                // In a destructor during unwinding: one exception in flight,
+                // before and after the park, whatever the thread ran meanwhile.
+                int before = -1, after = -1;
+                try {
+                    awaits_when_destroyed guard{&pf, &before, &after};
+                    arrived.fetch_add(1, std::memory_order_relaxed);
+                    throw tagged_error{i};
+                } catch (tagged_error const& e) {
+                    if (before != 1 || after != 1 || e.tag != i || std::uncaught_exceptions() != 0)
+                        return -1 - i;
+                    throw;
+                }
+            }
+            try {
+                throw tagged_error{i};
+            } catch (tagged_error const& e) {
+                // Arrive whatever the checks say, or the test waits forever.
+                bool right = std::uncaught_exceptions() == 0;
+                arrived.fetch_add(1, std::memory_order_relaxed);
+                fj::await(pf); // parks; the other tasks enter their catch blocks on this thread meanwhile
+                right = right && std::uncaught_exceptions() == 0 && e.tag == i;
+                if (!right)
+                    return -1 - i;
+                if (i % 3 == 1) {
+                    // Through std::current_exception as well as `throw;`.
+                    std::exception_ptr const mine = std::current_exception();
+                    std::rethrow_exception(mine);
+                }
+                throw;
+            }
+        }));
+    }
+    spin_until([&] { return arrived.load() == n; });
+    std::vector<int> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), std::mt19937(7));
+    for (int i : order)
+        promises[std::size_t(i)].set_value(1);
+    int own = 0, other = 0, none = 0;
+    for (int i = 0; i < n; ++i) {
+        try {
+            futures[std::size_t(i)].get();
+            ++none;
+        } catch (tagged_error const& e) {
+            ++(e.tag == i ? own : other);
+        } catch (...) {
+            ++other;
+        }
+    }
+    BOOST_TEST(own == n);
+    BOOST_TEST(other == 0);
+    BOOST_TEST(none == 0);
+    BOOST_TEST(std::uncaught_exceptions() == 0);
+}
+
 // --- Scale: many parked fibers -------------------------------------------------
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(hundred_thousand_futures_parked_on_promises, Policy, test::all_policies)

@@ -39,6 +39,7 @@
 
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/count_latch.hpp>
+#include <boost/forkjoin/detail/fiber_exceptions.hpp>
 #include <boost/forkjoin/detail/job.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
 #include <boost/forkjoin/detail/resume_queue.hpp>
@@ -395,9 +396,14 @@ private:
             }
         }
         BOOST_ASSERT(w == self->home_);
+        // The fiber's caught exceptions and uncaught count are its own
+        // (fiber_exceptions.hpp): swapped in and out around every resume.
+        eh_globals* const exceptions = this_thread_eh_globals();
         for (;;) {
             w->set_current_fiber(self);
+            self->exceptions_.enter(exceptions);
             self->fiber_ = std::move(self->fiber_).resume();
+            self->exceptions_.leave(exceptions);
             w->set_current_fiber(nullptr);
             if (self->finished_) {
                 // With fcontext the stack is back in this worker's cache
@@ -497,6 +503,7 @@ private:
     bool parking_on_a_future_ = false;
     worker_thread* home_ = nullptr;
     job_ref excursion_{};          // what the fiber asked its worker to run
+    fiber_exceptions exceptions_;  // the fiber's while the worker runs, the worker's while the fiber runs
     boost::context::fiber fiber_;  // the fiber, while it is not running
     boost::context::fiber caller_; // the worker's context, while it runs
     fiber_waiter waiter_{{&notify_fiber}, this};
