@@ -45,6 +45,7 @@
 #include <boost/forkjoin/detail/resume_queue.hpp>
 #include <boost/forkjoin/detail/running_fiber.hpp>
 #include <boost/forkjoin/detail/shared_state.hpp>
+#include <boost/forkjoin/detail/stack_overflow.hpp>
 #include <boost/forkjoin/detail/stack_pool.hpp>
 #include <boost/forkjoin/errors.hpp>
 
@@ -374,14 +375,22 @@ private:
             }
             std::exception_ptr no_stack; // no memory, or no guard page
             try {
+                boost::context::stack_context stack;
                 self->fiber_ = boost::context::fiber(std::allocator_arg,
-                                                     cached_stack_allocator{self->stack_size_, self->guard_pages_},
+                                                     cached_stack_allocator{self->stack_size_, self->guard_pages_,
+                                                                            &stack, &prepare_stack_overflow_reports},
                                                      [self](boost::context::fiber&& caller) {
                                                          self->caller_ = std::move(caller);
                                                          self->run_body();
                                                          self->finished_ = true;
                                                          return std::move(self->caller_);
                                                      });
+                // Where an overflow of this stack faults, for the SIGSEGV
+                // handler (stack_overflow.hpp); set before the fiber first
+                // runs, on the thread that will run it.
+                auto const low = reinterpret_cast<std::uintptr_t>(stack.sp) - stack.size;
+                self->set_stack(self->guard_pages_ ? low - fiber_stack_allocation::guard_size() : low, low,
+                                stack.size);
             } catch (...) {
                 no_stack = std::current_exception();
             }
