@@ -28,12 +28,13 @@
 //  * Its stack is pool_options::fiber_stack_size (64 KiB by default). A
 //    fiber that waits (a join whose other half was stolen, the end of a
 //    scope) parks, and the jobs its worker runs meanwhile run on the
-//    worker's own stack, not on it.
-//  * Do not suspend (await, get, wait, a join or scope that waits) inside
-//    a catch block, or in a destructor that runs while an exception
-//    unwinds the fiber's stack: the handled exception, and the count that
-//    std::uncaught_exceptions() reads, belong to the thread, whose other
-//    fibers and jobs would see them while this one is parked.
+//    worker's own stack, not on it. An overflow of it (guard pages are on
+//    by default) ends the process with a message that names the option
+//    (detail/stack_overflow.hpp).
+//  * It may suspend inside a catch block, or in a destructor that runs
+//    while an exception unwinds its stack: the handled exceptions and the
+//    count that std::uncaught_exceptions() reads are the fiber's own,
+//    swapped in and out with it (detail/fiber_exceptions.hpp).
 
 #include <boost/forkjoin/detail/count_latch.hpp>
 #include <boost/forkjoin/detail/fiber_task.hpp>

@@ -90,21 +90,28 @@ struct pool_options {
     // scope_fifo give FIFO order without these limits.
     bool breadth_first = false;
 
-    // The stack of each fiber that spawn_future starts (see future.hpp). A
-    // fiber's stack is fixed: code it runs, and everything that code calls,
-    // must fit. Stacks are cached per worker, so the size costs memory that
-    // is touched, not system calls. At least min_fiber_stack_size, or the
-    // pool's constructor throws std::invalid_argument.
+    // The stack of each fiber that spawn_future starts (see future.hpp):
+    // 64 KiB by default. A fiber's stack is fixed: code it runs, and
+    // everything that code calls, must fit; with fiber_guard_pages an
+    // overflow ends the process with a message naming this option. Stacks
+    // are cached per worker, so the size costs memory that is touched, not
+    // system calls. At least min_fiber_stack_size, or the pool's constructor
+    // throws std::invalid_argument.
     std::size_t fiber_stack_size = 64 * 1024;
     static constexpr std::size_t min_fiber_stack_size = 16 * 1024;
 
-    // Put a PROT_NONE guard page below each fiber stack, so that an overflow
-    // faults instead of silently overwriting other memory. Off by default:
-    // each guarded stack is two kernel mappings and an mmap plus mprotect
-    // when the per-worker cache is empty, and Linux's default
-    // vm.max_map_count (65530) then caps the fibers alive at once at about
-    // 32,000. Turn it on while developing, or when fibers run deep code.
-    bool fiber_guard_pages = false;
+    // A PROT_NONE guard region (1 MiB of address space, no memory) below
+    // each fiber stack, so that an overflow faults there, and is reported
+    // ("a future's fiber overflowed its stack of N bytes; raise
+    // pool_options::fiber_stack_size", then abort) instead of overwriting
+    // other memory or dying of a bare SIGSEGV. On by default: stacks are
+    // cached per worker, so the guard costs an mmap and an mprotect only
+    // when a worker's cache is empty. Each guarded stack is two kernel
+    // mappings, and Linux's default vm.max_map_count (65530) caps the
+    // guarded fibers alive at once at about 32,000; beyond, a future's task
+    // fails with std::system_error. A program that keeps more fibers alive
+    // at once turns this off, and overflows then go undetected.
+    bool fiber_guard_pages = true;
 
     // The longest an idle worker, or a thread outside the pool waiting for
     // it (install, a scope's end, a future's get), spins before it blocks.

@@ -39,11 +39,13 @@
 
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/count_latch.hpp>
+#include <boost/forkjoin/detail/fiber_exceptions.hpp>
 #include <boost/forkjoin/detail/job.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
 #include <boost/forkjoin/detail/resume_queue.hpp>
 #include <boost/forkjoin/detail/running_fiber.hpp>
 #include <boost/forkjoin/detail/shared_state.hpp>
+#include <boost/forkjoin/detail/stack_overflow.hpp>
 #include <boost/forkjoin/detail/stack_pool.hpp>
 #include <boost/forkjoin/errors.hpp>
 
@@ -373,14 +375,22 @@ private:
             }
             std::exception_ptr no_stack; // no memory, or no guard page
             try {
+                boost::context::stack_context stack;
                 self->fiber_ = boost::context::fiber(std::allocator_arg,
-                                                     cached_stack_allocator{self->stack_size_, self->guard_pages_},
+                                                     cached_stack_allocator{self->stack_size_, self->guard_pages_,
+                                                                            &stack, &prepare_stack_overflow_reports},
                                                      [self](boost::context::fiber&& caller) {
                                                          self->caller_ = std::move(caller);
                                                          self->run_body();
                                                          self->finished_ = true;
                                                          return std::move(self->caller_);
                                                      });
+                // Where an overflow of this stack faults, for the SIGSEGV
+                // handler (stack_overflow.hpp); set before the fiber first
+                // runs, on the thread that will run it.
+                auto const low = reinterpret_cast<std::uintptr_t>(stack.sp) - stack.size;
+                self->set_stack(self->guard_pages_ ? low - fiber_stack_allocation::guard_size() : low, low,
+                                stack.size);
             } catch (...) {
                 no_stack = std::current_exception();
             }
@@ -395,9 +405,14 @@ private:
             }
         }
         BOOST_ASSERT(w == self->home_);
+        // The fiber's caught exceptions and uncaught count are its own
+        // (fiber_exceptions.hpp): swapped in and out around every resume.
+        eh_globals* const exceptions = this_thread_eh_globals();
         for (;;) {
             w->set_current_fiber(self);
+            self->exceptions_.enter(exceptions);
             self->fiber_ = std::move(self->fiber_).resume();
+            self->exceptions_.leave(exceptions);
             w->set_current_fiber(nullptr);
             if (self->finished_) {
                 // With fcontext the stack is back in this worker's cache
@@ -497,6 +512,7 @@ private:
     bool parking_on_a_future_ = false;
     worker_thread* home_ = nullptr;
     job_ref excursion_{};          // what the fiber asked its worker to run
+    fiber_exceptions exceptions_;  // the fiber's while the worker runs, the worker's while the fiber runs
     boost::context::fiber fiber_;  // the fiber, while it is not running
     boost::context::fiber caller_; // the worker's context, while it runs
     fiber_waiter waiter_{{&notify_fiber}, this};

@@ -28,6 +28,9 @@
 
 #include <boost/forkjoin/detail/job.hpp>
 
+#include <cstddef>
+#include <cstdint>
+
 namespace boost::forkjoin::detail {
 
 class running_fiber {
@@ -45,6 +48,16 @@ public:
     // it, which unpark_and_release gives back after making it run again.
     void hold() noexcept { operations_->hold(*this); }
     void unpark_and_release() noexcept { operations_->unpark_and_release(*this); }
+
+    // Whether a fault at `address`, on the thread running this fiber, is an
+    // overflow of its stack: the address lies in the guard region below it
+    // (stack_overflow.hpp). Read in a signal handler: plain fields, written
+    // before the fiber first runs, on the thread that runs it.
+    bool overflowed_at(std::uintptr_t address) const noexcept
+    {
+        return address >= guard_low_ && address < stack_low_;
+    }
+    std::size_t stack_size() const noexcept { return stack_size_; }
 
 protected:
     // Function pointers rather than virtual functions: worker_thread's calls
@@ -64,8 +77,20 @@ protected:
     running_fiber& operator=(running_fiber const&) = delete;
     ~running_fiber() = default;
 
+    // The fiber's stack: [stack_low, stack_low + size), and below it the
+    // guard region [guard_low, stack_low), empty without guard pages.
+    void set_stack(std::uintptr_t guard_low, std::uintptr_t stack_low, std::size_t size) noexcept
+    {
+        guard_low_ = guard_low;
+        stack_low_ = stack_low;
+        stack_size_ = size;
+    }
+
 private:
     operations const* const operations_;
+    std::uintptr_t guard_low_ = 0;
+    std::uintptr_t stack_low_ = 0;
+    std::size_t stack_size_ = 0;
 };
 
 } // namespace boost::forkjoin::detail

@@ -35,9 +35,20 @@
 //    them, a program built on the header-only ucontext back end (for the
 //    sanitizers, see doc/futures.adoc) needs nothing from libboost_context.
 //
-// A guarded stack is one PROT_NONE page below the usable stack, which keeps
-// the full requested size; the two are two kernel mappings, which is why
-// guard pages are opt-in.
+// A guarded stack is a PROT_NONE guard region below the usable stack, which
+// keeps the full requested size; the two are two kernel mappings. The guard
+// region is 1 MiB (64 KiB on 32-bit targets), not one page: a frame larger
+// than the stack's free space (a 72 KB local array on a 64 KiB stack) moves
+// the stack pointer past a single page at once, and, built without
+// -fstack-clash-protection (which probes each page of a large frame as it
+// allocates it), its first write lands below the guard page, in whatever
+// mapping lies there (another fiber's stack, silently). A frame up to the
+// guard region's size faults in it instead, and stack_overflow.hpp reports
+// it. The region is reserved, never touched: it costs address space and a
+// mapping, not memory, nor commit charge (it is mapped PROT_NONE with
+// MAP_NORESERVE, and only the usable part is made writable). The size
+// follows Linux's own gap below a growing thread stack (stack_guard_gap,
+// 256 pages).
 
 #include <boost/context/stack_context.hpp>
 
@@ -73,6 +84,14 @@ struct fiber_stack_allocation {
         return size;
     }
 
+    // The PROT_NONE region below a guarded stack (see above).
+    static std::size_t guard_size() noexcept
+    {
+        constexpr std::size_t wanted = sizeof(void*) >= 8 ? std::size_t{1} << 20 : std::size_t{64} << 10;
+        std::size_t const page = page_size();
+        return wanted < page ? page : (wanted + page - 1) / page * page;
+    }
+
     // `size` usable bytes. Throws std::bad_alloc (unguarded) or
     // std::system_error (guarded: mmap or mprotect failed; the message
     // says which).
@@ -88,22 +107,30 @@ struct fiber_stack_allocation {
             return sctx;
         }
         std::size_t const page = page_size();
-        if (size > std::numeric_limits<std::size_t>::max() - 2 * page)
+        std::size_t const guard_bytes = guard_size();
+        if (size > std::numeric_limits<std::size_t>::max() - guard_bytes - 2 * page)
             throw std::bad_alloc();
         std::size_t const usable = (size + page - 1) / page * page;
-        void* const base = ::mmap(nullptr, usable + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        // All of it inaccessible and uncommitted first, then the usable part
+        // writable: the guard region is never charged as memory, even under
+        // strict overcommit (vm.overcommit_memory = 2).
+        void* const base = ::mmap(nullptr, guard_bytes + usable, PROT_NONE,
+                                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (base == MAP_FAILED)
             throw std::system_error(errno, std::system_category(),
                                     "boost::forkjoin: cannot map a guarded fiber stack");
-        if (::mprotect(base, page, PROT_NONE) != 0) {
+        char* const bottom = static_cast<char*>(base) + guard_bytes;
+        if (::mprotect(bottom, usable, PROT_READ | PROT_WRITE) != 0) {
+            // Splitting the reservation into guard and stack needs a second
+            // mapping: this is where vm.max_map_count is hit.
             int const error = errno;
-            ::munmap(base, usable + page);
+            ::munmap(base, guard_bytes + usable);
             throw std::system_error(error, std::system_category(),
                                     "boost::forkjoin: cannot make the guard page of a fiber stack "
                                     "(too many mappings? see vm.max_map_count)");
         }
         sctx.size = usable;
-        sctx.sp = static_cast<char*>(base) + page + usable;
+        sctx.sp = bottom + usable;
         return sctx;
     }
 
@@ -114,8 +141,8 @@ struct fiber_stack_allocation {
             std::free(bottom);
             return;
         }
-        std::size_t const page = page_size();
-        ::munmap(bottom - page, sctx.size + page);
+        std::size_t const guard_bytes = guard_size();
+        ::munmap(bottom - guard_bytes, sctx.size + guard_bytes);
     }
 };
 
@@ -136,8 +163,10 @@ public:
     // registry passes the same ones. The reserve comes first: if it throws,
     // the settings stay unset and the next call tries again, so a cache with
     // settings always has its capacity, which deallocate relies on.
-    boost::context::stack_context allocate(std::size_t size, bool guard)
+    // `fresh` says whether the stack was mapped now rather than reused.
+    boost::context::stack_context allocate(std::size_t size, bool guard, bool& fresh)
     {
+        fresh = true;
         if (size_ == 0) {
             free_.reserve(max_cached);
             size_ = size;
@@ -145,6 +174,7 @@ public:
         }
         if (free_.empty() || size != size_ || guard != guard_)
             return fiber_stack_allocation::allocate(size, guard);
+        fresh = false;
         boost::context::stack_context const sctx = free_.back();
         free_.pop_back();
 #if defined(BOOST_FORKJOIN_ASAN)
@@ -199,12 +229,25 @@ inline void release_this_thread_stacks() noexcept { this_thread_stacks().clear()
 
 // The StackAllocator Boost.Context's fiber is created with. Both calls run
 // on the fiber's home worker (the fiber never leaves it), so both use that
-// thread's cache.
+// thread's cache. The stack handed out is recorded in `*given`; after a
+// guarded stack is mapped afresh (the cold path: never in the steady
+// state), `on_new_guarded` prepares the thread to report an overflow
+// (stack_overflow.hpp).
 struct cached_stack_allocator {
     std::size_t size;
     bool guard;
+    boost::context::stack_context* given;
+    void (*on_new_guarded)() noexcept;
 
-    boost::context::stack_context allocate() { return this_thread_stacks().allocate(size, guard); }
+    boost::context::stack_context allocate()
+    {
+        bool fresh = false;
+        boost::context::stack_context const sctx = this_thread_stacks().allocate(size, guard, fresh);
+        if (fresh && guard && on_new_guarded != nullptr)
+            on_new_guarded();
+        *given = sctx;
+        return sctx;
+    }
     void deallocate(boost::context::stack_context& sctx) noexcept
     {
         this_thread_stacks().deallocate(sctx, size, guard);
