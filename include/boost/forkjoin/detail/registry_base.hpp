@@ -21,6 +21,7 @@
 #include <boost/forkjoin/detail/chase_lev_deque.hpp>
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/cpu_relax.hpp>
+#include <boost/forkjoin/detail/fork_generation.hpp>
 #include <boost/forkjoin/detail/held_scope.hpp>
 #include <boost/forkjoin/detail/injector.hpp>
 #include <boost/forkjoin/detail/job.hpp>
@@ -279,10 +280,8 @@ inline constinit thread_local registry_base const* deadlock_handler_running_for 
 // it throws, and destroying it keeps its memory instead of joining and
 // freeing (registry_base::shut_down).
 
-// Relaxed everywhere: it changes only in a child's atfork handler, while
-// the child has a single thread; threads started later synchronize with
-// their creator.
-inline constinit std::atomic<std::uint32_t> fork_generation{0};
+// The count itself is fork_generation (fork_generation.hpp), which the
+// latches check too.
 
 inline void note_fork_in_child() noexcept
 {
@@ -470,7 +469,19 @@ public:
     // that made this process.
     bool forked_away() const noexcept
     {
-        return fork_generation_ != fork_generation.load(std::memory_order_relaxed);
+        return fork_generation_ != current_fork_generation();
+    }
+
+    // Called where a job returns into the pool (a worker's loop, a caller
+    // slot's holder, a policy hook that a job's completion signal calls):
+    // ends a child that a job forked and that got back here instead of
+    // calling exec or _exit, before it runs another of the parent's jobs or
+    // touches a lock of the parent's. On cold paths only: a job taken from
+    // a queue, a notification.
+    void refuse_a_return_after_fork() const noexcept
+    {
+        if (BOOST_FORKJOIN_UNLIKELY(forked_away()))
+            fail_job_returned_after_fork();
     }
 
     // Throws pool_terminated if this registry was forked away.
@@ -597,8 +608,7 @@ public:
         // A job that called fork() and went on in the child: the latch may
         // be one that only a thread of the parent could set.
         if (BOOST_FORKJOIN_UNLIKELY(forked_away()))
-            fail("boost::forkjoin: a job called fork() and the child went on waiting for work of the pool, whose "
-                 "other threads exist only in the parent; a child forked inside a job must exec or _exit");
+            fail(waited_after_fork_message);
         // On a fiber, the fiber parks until the latch's set unparks it
         // (running_fiber.hpp).
         if (BOOST_FORKJOIN_UNLIKELY(worker.current_fiber_ != nullptr))
@@ -773,6 +783,10 @@ public:
         caller_slot_holder& operator=(caller_slot_holder const&) = delete;
         ~caller_slot_holder()
         {
+            // A job that forked, and the child returned from it: giving
+            // the place back would hand over and notify through the sleep
+            // policy's locks, which threads of the parent may hold.
+            registry_.refuse_a_return_after_fork();
             current_worker = previous_;
             registry_.give_back_caller_slot();
         }
