@@ -743,12 +743,14 @@ public:
     {
         if (!has_caller_slot_)
             return false;
-        // A relaxed load first, a hint the exchange confirms: a held place
-        // costs a caller one read of the line, not a write to it. Acquire
-        // on the exchange: the last holder's release orders all it did as
+        // A relaxed load first, a hint the compare-exchange confirms: a
+        // held place costs a caller one read of the line, not a write to
+        // it. Acquire on the compare-exchange's success: the last holder's
+        // release (free_caller_slot's seq-cst store) orders all it did as
         // worker 0 (the deque's owner fields, the queues' consumer side)
         // before what we do as worker 0; so does a borrower's, for the
-        // queue.
+        // queue. Relaxed on failure and in the wait below: nothing is read
+        // on the strength of a state we do not take.
         unsigned char state = caller_slot_state_.load(std::memory_order_relaxed);
         for (unsigned spins = 0;; ++spins) {
             if (state == slot_held)
