@@ -359,12 +359,13 @@ BOOST_AUTO_TEST_CASE(broadcast_of_a_const_result_returns_a_vector_of_the_plain_t
 }
 
 // pool_options::caller_slot: worker 0 has no thread of its own. Its share
-// of a broadcast runs on whoever holds its place: the caller of install
-// inside the job, else a thread of the pool that takes the place for it.
-// The share must never be left in worker 0's queue with the place free
-// (registry_base::give_back_caller_slot and inject_broadcast, a
-// store-buffering pair): a broadcast that loses it never returns (the
-// watchdog), while installs come and go on another thread.
+// of a broadcast runs on whoever holds its place, the caller of install
+// inside the job; while nobody holds it, on a thread of the pool, as that
+// thread's own worker (it borrows the place only to take the share). The
+// share must never be left in worker 0's queue with the place free
+// (registry_base::free_caller_slot and inject_broadcast, a store-buffering
+// pair): a broadcast that loses it never returns (the watchdog), while
+// installs come and go on another thread.
 BOOST_AUTO_TEST_CASE_TEMPLATE(a_broadcast_reaches_worker_0_whoever_holds_its_place, Policy, test::all_policies)
 {
     test::watchdog const hang_guard("a_broadcast_reaches_worker_0_whoever_holds_its_place");
@@ -374,33 +375,32 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_broadcast_reaches_worker_0_whoever_holds_its_pla
     test::pool<Policy> pool(options);
     auto const me = std::this_thread::get_id();
 
-    // Place free: a thread of the pool runs the share as worker 0. (Checked
-    // here: Boost.Test's checks are for the main thread only.)
+    // Place free: a thread of the pool runs the share, as its own worker.
+    // (Checked here: Boost.Test's checks are for the main thread only.)
     auto const outside = pool.broadcast([&](fj::broadcast_context c) {
-        bool const as_its_worker = fj::current_thread_index() == std::optional<std::size_t>(c.index());
-        return std::tuple(c.index(), as_its_worker, std::this_thread::get_id() != me);
+        return std::tuple(c.index(), fj::current_thread_index(), std::this_thread::get_id() != me);
     });
     BOOST_TEST(outside.size() == 3u);
     for (std::size_t i = 0; i < outside.size(); ++i) {
-        auto const [index, as_its_worker, elsewhere] = outside[i];
+        auto const [index, worker, elsewhere] = outside[i];
         BOOST_TEST(index == i);
-        BOOST_TEST(as_its_worker);
+        BOOST_TEST(worker.has_value());
+        if (i == 0)
+            BOOST_TEST((worker.has_value() && *worker != 0u)); // nobody is worker 0 meanwhile
+        else
+            BOOST_TEST((worker == std::optional<std::size_t>(i)));
         BOOST_TEST(elsewhere);
     }
     // Place held by this thread: it runs the share itself while it waits.
-    // The pool's thread that ran the last share as worker 0 may still hold
-    // the place for a moment (it gives it back after the share's latch is
-    // set), and install then injects, as documented: try until we hold it.
-    std::vector<bool> inside;
-    bool held = false;
-    for (int attempt = 0; attempt < 1000 && !held; ++attempt)
-        std::tie(held, inside) = pool.install([&] {
-            bool const holder = fj::current_thread_index() == std::optional<std::size_t>(0) &&
-                                std::this_thread::get_id() == me;
-            return std::pair(holder, pool.broadcast([&](fj::broadcast_context) {
-                                 return std::this_thread::get_id() == me;
-                             }));
-        });
+    // A thread of the pool never holds the place for longer than a pop, and
+    // install waits that out: the only outside caller gets the place.
+    auto const [held, inside] = pool.install([&] {
+        bool const holder =
+            fj::current_thread_index() == std::optional<std::size_t>(0) && std::this_thread::get_id() == me;
+        return std::pair(holder, pool.broadcast([&](fj::broadcast_context) {
+                             return std::this_thread::get_id() == me;
+                         }));
+    });
     BOOST_TEST(held);
     BOOST_TEST((inside == std::vector<bool>{true, false, false}));
 
@@ -431,7 +431,17 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_broadcast_reaches_worker_0_whoever_holds_its_pla
 // worker 0's queue when the holder gives the place back. By then the pool's
 // threads have run their shares and gone to sleep: the holder's look at
 // the queue after it gave the place back is all that wakes one of them to
-// take the place and run the share. Without it the broadcast never returns.
+// take the share and run it (as itself, worker 1). Without it the broadcast
+// never returns.
+//
+// The holder's job waits outside the pool for share 1, which only worker 1
+// runs: it relies on the holder getting the place. Each round's share 0
+// runs on worker 1, which once held the place for the length of the share
+// and gave it back only after the share's latch was set; the next round's
+// install could find it still held, inject its job, and the job ran on
+// worker 1 waiting for share 1 behind it (20 of 20 runs hung on 2 CPUs).
+// A thread of the pool now holds the place only for a pop, which install
+// waits out.
 BOOST_AUTO_TEST_CASE_TEMPLATE(a_share_left_in_a_held_place_runs_once_the_place_is_free, Policy,
                               test::blocking_policies)
 {
@@ -461,8 +471,56 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_share_left_in_a_held_place_runs_once_the_place_i
             else
                 share_0_on = fj::current_thread_index().value_or(99);
         });
-        BOOST_TEST(share_0_on.load() == 0u);
+        BOOST_TEST(share_0_on.load() == 1u);
         holder.join();
         BOOST_TEST(share_0_waited.load());
+    }
+}
+
+// A thread of the pool that runs worker 0's share while the place is free
+// stays its own worker: a share that waits for work of the pool (a nested
+// broadcast, whose share 1 only worker 1 runs) has that work run by the
+// waiting thread itself. When the thread wore worker 0's identity for the
+// share, nobody was worker 1 meanwhile, and with two threads this hung every
+// run (it does not without caller_slot). The same for every share, each of
+// them nesting, with the place held by an installer meanwhile.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_share_that_waits_for_a_nested_broadcast_finishes, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("a_share_that_waits_for_a_nested_broadcast_finishes");
+    for (std::size_t threads : {2u, 3u}) {
+        fj::pool_options options;
+        options.num_threads = threads;
+        options.caller_slot = true;
+        test::pool<Policy> pool(options);
+        for (int round = 0; round < 20; ++round) {
+            std::atomic<std::size_t> nested{0};
+            pool.broadcast([&](fj::broadcast_context c) {
+                if (c.index() == 0)
+                    pool.broadcast([&](fj::broadcast_context) { ++nested; });
+            });
+            BOOST_TEST(nested.load() == threads);
+            nested = 0;
+            pool.broadcast([&](fj::broadcast_context) {
+                pool.broadcast([&](fj::broadcast_context) { ++nested; });
+            });
+            BOOST_TEST(nested.load() == threads * threads);
+        }
+        // Nested broadcasts while an outside thread comes and goes in the
+        // place.
+        std::atomic<bool> done{false};
+        std::thread installer([&] {
+            while (!done.load())
+                pool.install([&] { pool.broadcast([](fj::broadcast_context) {}); });
+        });
+        for (int round = 0; round < 50; ++round) {
+            std::atomic<std::size_t> nested{0};
+            pool.broadcast([&](fj::broadcast_context c) {
+                if (c.index() == 0)
+                    pool.broadcast([&](fj::broadcast_context) { ++nested; });
+            });
+            BOOST_TEST(nested.load() == threads);
+        }
+        done = true;
+        installer.join();
     }
 }

@@ -8,6 +8,7 @@
 #include "child_process.hpp"
 #include "policies.hpp"
 #include "wait_until.hpp"
+#include "watchdog.hpp"
 
 #include <boost/forkjoin/future.hpp>
 #include <boost/forkjoin/spawn.hpp>
@@ -1787,4 +1788,24 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_caller_slot_holder_starts_no_fiber, Policy, test
     }
     BOOST_TEST(stacks.cached() == 0u);
     BOOST_TEST(std::this_thread::get_id() == me);
+}
+
+// pool_options::caller_slot, with the place free: worker 0's share of a
+// broadcast runs on a thread of the pool, as that thread's own worker. A
+// share that waits for a future task starts the task's fiber there and
+// runs it in its wait. When the thread wore worker 0's identity for the
+// share, the task went (worker 0 starts no fiber) to worker 1's resume
+// queue, which only worker 1 pops, and nobody was worker 1 meanwhile: with
+// two threads this hung every run.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_broadcast_share_waits_for_a_future_with_the_place_free, Policy, test::all_policies)
+{
+    test::watchdog const hang_guard("a_broadcast_share_waits_for_a_future_with_the_place_free");
+    fj::pool_options options = test::threads(2);
+    options.caller_slot = true;
+    test::pool<Policy> pool(options);
+    for (int round = 0; round < 20; ++round) {
+        auto const results =
+            pool.broadcast([&](fj::broadcast_context c) { return pool.spawn_future([c] { return c.index(); }).get(); });
+        BOOST_TEST((results == std::vector<std::size_t>{0, 1}));
+    }
 }

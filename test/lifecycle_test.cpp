@@ -16,7 +16,10 @@
 #include "policies.hpp"
 #include "wait_until.hpp"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -529,6 +532,152 @@ BOOST_AUTO_TEST_CASE(a_forked_child_that_ignores_the_pool_exits_cleanly)
 }
 
 #if !BOOST_FORKJOIN_TEST_SANITIZED
+// A job that calls fork(): the child has the job's thread only, and none
+// of the pool's others. A child that returns from the job into the pool,
+// or waits for the pool, must end at once with the documented message
+// (reference.adoc, "Pools and fork()"), and run none of the parent's jobs
+// nor touch the parent's locks. Each case runs in a child of the test (the
+// parent), whose job forks the grandchild; the grandchild's stderr goes to
+// a file, and the parent waits for it under a watchdog.
+namespace {
+struct forked_in_a_job {
+    pid_t const parent = getpid();
+    std::string const log = "/tmp/forkjoin-forked-in-a-job-" + std::to_string(getpid()) + ".log";
+    std::atomic<pid_t> grandchild{0};
+
+    // In the job: forks; the grandchild, its stderr sent to the log,
+    // returns (from this function, and so from the job); the parent too.
+    void fork_and_return()
+    {
+        std::fflush(nullptr);
+        pid_t const pid = fork();
+        if (pid == 0) {
+            int const fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            dup2(fd, STDERR_FILENO);
+            close(fd);
+            return;
+        }
+        grandchild = pid;
+    }
+
+    // Where only the grandchild must never get: says so in the log, exits.
+    void never_in_the_grandchild(char const* what) const
+    {
+        if (getpid() != parent) {
+            std::fprintf(stderr, "in the grandchild: %s\n", what);
+            std::fflush(stderr);
+            std::_Exit(3);
+        }
+    }
+
+    // In the parent: waits for the grandchild (a watchdog, not a timing
+    // check) and requires that it was aborted with `message`.
+    void require_terminated_with(char const* message) const
+    {
+        while (grandchild.load() == 0)
+            std::this_thread::sleep_for(1ms);
+        int status = 0;
+        bool reaped = false;
+        for (auto const deadline = std::chrono::steady_clock::now() + 30s;
+             !reaped && std::chrono::steady_clock::now() < deadline;)
+            if (!(reaped = waitpid(grandchild, &status, WNOHANG) == grandchild))
+                std::this_thread::sleep_for(5ms);
+        if (!reaped) {
+            kill(grandchild, SIGKILL);
+            waitpid(grandchild, &status, 0);
+        }
+        std::string output;
+        if (std::FILE* const f = std::fopen(log.c_str(), "r")) {
+            for (int c; (c = std::fgetc(f)) != EOF;)
+                output += static_cast<char>(c);
+            std::fclose(f);
+        }
+        std::remove(log.c_str());
+        std::fprintf(stderr, "grandchild's output:\n%s\n", output.c_str());
+        test::child_require(reaped, "the grandchild hung");
+        test::child_require(output.find("in the grandchild") == std::string::npos,
+                            "the grandchild went on with the parent's work");
+        test::child_require(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "the grandchild was not aborted");
+        test::child_require(output.find(message) != std::string::npos, "the grandchild did not say why");
+    }
+};
+} // namespace
+
+// The job returns into a worker's loop (spawned) or sets the latch of an
+// install from outside (injected), with another job of the parent's on
+// the worker's deque. The loop used to look for fork() only on entering a
+// wait: the child ran the parent's job, then slept in the policy for ever.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_child_forked_in_a_job_that_returns_into_the_pool_terminates, Policy,
+                              test::all_policies)
+{
+    for (bool const installed : {false, true}) {
+        test::child_result const r = test::run_in_child([installed] {
+            forked_in_a_job f;
+            {
+                test::pool<Policy> pool(test::threads(1));
+                auto const job = [&f] {
+                    fj::spawn([&f] { f.never_in_the_grandchild("ran a job of the parent's"); });
+                    f.fork_and_return();
+                };
+                if (installed)
+                    pool.install(job);
+                else
+                    pool.spawn(job);
+                f.require_terminated_with("returned from it into the pool");
+            }
+            std::exit(0);
+        });
+        BOOST_TEST(r.succeeded(), (installed ? "install: " : "spawn: ") << r);
+    }
+}
+
+// The same in the job of a caller slot's holder: the child returned from
+// install as if nothing had happened, giving the place back through the
+// sleep policy's locks, copied from the parent.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_child_forked_by_a_caller_slot_holder_terminates_when_it_returns, Policy,
+                              test::all_policies)
+{
+    test::child_result const r = test::run_in_child([] {
+        forked_in_a_job f;
+        {
+            fj::pool_options options = test::threads(2);
+            options.caller_slot = true;
+            test::pool<Policy> pool(options);
+            pool.install([&f] {
+                test::child_require(fj::current_thread_index() == std::optional<std::size_t>(0), "not the holder");
+                fj::spawn([] {}); // on worker 0's deque, handed over when the place is given back
+                f.fork_and_return();
+            });
+            f.never_in_the_grandchild("install returned");
+            f.require_terminated_with("returned from it into the pool");
+        }
+        std::exit(0);
+    });
+    BOOST_TEST(r.succeeded(), r);
+}
+
+// A child that waits for work of the pool: a scope's job that nobody can
+// run there.
+BOOST_AUTO_TEST_CASE(a_child_forked_in_a_job_that_waits_for_the_pool_terminates)
+{
+    test::child_result const r = test::run_in_child([] {
+        forked_in_a_job f;
+        {
+            fj::thread_pool pool(test::threads(1));
+            pool.install([&f] {
+                fj::scope([&f](fj::lifo_scope& s) {
+                    s.spawn([&f] { f.never_in_the_grandchild("ran a job of the parent's"); });
+                    f.fork_and_return();
+                });
+            });
+            f.never_in_the_grandchild("the scope returned");
+            f.require_terminated_with("went on waiting for work of the pool");
+        }
+        std::exit(0);
+    });
+    BOOST_TEST(r.succeeded(), r);
+}
+
 // The C library's atexit, with a delay that a test arms: it makes a fork()
 // land, deterministically, while the global pool registers its exit
 // handler. Unarmed, it does what glibc's does (a handler of the main

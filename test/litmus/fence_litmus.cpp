@@ -40,8 +40,8 @@
 //
 // Pair (g), caller slot: a broadcast's job for worker 0 vs the holder of
 // worker 0's place giving it back (registry_base::inject_broadcast and
-// give_back_caller_slot). x is worker 0's broadcast queue (its size), y
-// the place: 0 = held (the old value), 1 = given back.
+// free_caller_slot, which a borrower calls too). x is worker 0's broadcast
+// queue (its size), y the place: 0 = held (the old value), 1 = given back.
 //   broadcaster: push (RMW on x)       ; load flag (load y)
 //   holder:      free the place (store y) ; look at the queue (load x)
 //   forbidden: the broadcaster sees the place held (leaves the job to the

@@ -178,6 +178,11 @@ check mutant   caller_slot/CHECK_BEFORE_RELEASE caller_slot "-DMUTANT_CHECK_BEFO
 check mutant   caller_slot/ALWAYS_NOTIFY_WORKER_0 caller_slot "-DMUTANT_ALWAYS_NOTIFY_WORKER_0"
 check mutant   caller_slot/SLEEP_CHECK_IGNORES_SLOT caller_slot "-DMUTANT_SLEEP_CHECK_IGNORES_SLOT"
 check mutant   caller_slot/TAKE_WITHOUT_EXCHANGE caller_slot "-DMUTANT_TAKE_WITHOUT_EXCHANGE"
+check model    caller_slot/nested               caller_slot "-DNESTED"
+check model    caller_slot/nested/3-holds-3-broadcasts caller_slot "-DNESTED -DHOLDS=3 -DBCASTS=3"
+check mutant   caller_slot/nested/RUN_AS_WORKER_0 caller_slot "-DNESTED -DMUTANT_RUN_AS_WORKER_0"
+check mutant   caller_slot/nested/BORROW_FOR_THE_SHARE caller_slot "-DNESTED -DMUTANT_BORROW_FOR_THE_SHARE"
+check mutant   caller_slot/nested/INJECT_WHEN_BORROWED caller_slot "-DNESTED -DMUTANT_INJECT_WHEN_BORROWED"
 
 # livelocks the safety check cannot see (it passes: timeout never fires)
 check live-mutant legacy/WORK_FOUND_NO_TICKLE   legacy "-DMUTANT_WORK_FOUND_NO_TICKLE"

@@ -24,7 +24,9 @@
 // One waiter only: a second would find BLOCKED where it looks for UNSET,
 // take it for SET and return before the latch is set.
 
+#include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/cpu_sharing_learner.hpp>
+#include <boost/forkjoin/detail/fork_generation.hpp>
 #include <boost/forkjoin/spin_budget.hpp>
 
 #include <atomic>
@@ -45,6 +47,12 @@ public:
     // Called once, by the thread that completes what the waiter waits for.
     void set()
     {
+        // Set in a child of fork() that a job made, on a latch of the
+        // parent's (the job returned, and this is its completion): the
+        // waiter is a thread of the parent, which may hold the mutex. End
+        // the child rather than lock it (fork_generation.hpp).
+        if (BOOST_FORKJOIN_UNLIKELY(generation_ != current_fork_generation()))
+            fail_job_returned_after_fork();
         // Release: a waiter that reads SET (spinning, or in its failed CAS)
         // sees everything written before, the job's result above all. Once
         // the exchange is done a waiter that never blocked may return and
@@ -116,6 +124,8 @@ private:
     enum : std::uint32_t { unset, blocked, set_state };
 
     std::atomic<std::uint32_t> state_{unset};
+    // The fork generation this latch (its mutex above all) was built in.
+    std::uint32_t const generation_ = current_fork_generation();
     std::mutex mutex_;
     std::condition_variable cv_;
     bool woken_ = false; // guarded by mutex_

@@ -36,12 +36,15 @@ public:
     // look for work everywhere, and let the policy decide how to idle.
     void wait_until_cold(worker_thread& worker, core_latch& latch) noexcept override
     {
-        refuse_calls_from_deadlock_handler();
+        refuse_unsafe_policy_calls();
         while (!latch.probe()) {
             // The worker's own work first (deque, broadcasts, fibers to
             // resume), before touching any shared sleep state.
             if (auto job = worker.take_own_job()) {
                 worker.execute(*job);
+                // A job that called fork(), and this is the child: the
+                // loop must not run the parent's other jobs here.
+                refuse_a_return_after_fork();
                 continue;
             }
             if (!search_until_work_or_latch(worker, latch))
@@ -51,31 +54,31 @@ public:
 
     void notify_latch_set(std::size_t target, bool target_was_sleeping) noexcept override
     {
-        refuse_calls_from_deadlock_handler();
+        refuse_unsafe_policy_calls();
         sleep_.notify_latch_set(target, target_was_sleeping);
     }
 
     void notify_new_internal_jobs(bool queue_was_empty) noexcept override
     {
-        refuse_calls_from_deadlock_handler();
+        refuse_unsafe_policy_calls();
         sleep_.new_internal_jobs(1, queue_was_empty);
     }
 
     void notify_new_injected_jobs(std::size_t count, bool queue_was_empty) noexcept override
     {
-        refuse_calls_from_deadlock_handler();
+        refuse_unsafe_policy_calls();
         sleep_.new_injected_jobs(count, queue_was_empty);
     }
 
     void notify_worker(std::size_t index) noexcept override
     {
-        refuse_calls_from_deadlock_handler();
+        refuse_unsafe_policy_calls();
         sleep_.notify_worker(index);
     }
 
     void mark_blocked() override
     {
-        refuse_calls_from_deadlock_handler();
+        refuse_unsafe_policy_calls();
         // Both callers, boost::forkjoin::mark_blocked and the pool's, run on
         // a worker of this pool; the guard costs a compare.
         if (worker_thread* const worker = current_worker; owns(worker))
@@ -85,11 +88,22 @@ public:
 
     void mark_unblocked() override
     {
-        refuse_calls_from_deadlock_handler();
+        refuse_unsafe_policy_calls();
         sleep_.mark_unblocked();
     }
 
 private:
+    // First on every path into the policy other than a worker's own idle
+    // loop (which checks after each job): from the deadlock handler, and
+    // from a child that a job forked and that got back to the pool (a
+    // job's completion signal notifies through here), each would take a
+    // lock that may be held for ever.
+    void refuse_unsafe_policy_calls() const noexcept
+    {
+        refuse_calls_from_deadlock_handler();
+        refuse_a_return_after_fork();
+    }
+
     // A worker that blocks in user code may leave jobs on its deque, often
     // the very job it is about to wait for; a caller slot's holder that
     // leaves may leave the jobs it spawned (registry_base::
@@ -139,6 +153,7 @@ private:
                 sleep_.work_found(idle);
                 counted.end();
                 worker.execute(*job);
+                refuse_a_return_after_fork(); // as in wait_until_cold
                 return true;
             }
             sleep_result const slept = sleep_.no_work_found(idle, latch, has_injected_jobs);

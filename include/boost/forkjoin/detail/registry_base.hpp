@@ -20,6 +20,8 @@
 #include <boost/forkjoin/detail/broadcast_queue.hpp>
 #include <boost/forkjoin/detail/chase_lev_deque.hpp>
 #include <boost/forkjoin/detail/config.hpp>
+#include <boost/forkjoin/detail/cpu_relax.hpp>
+#include <boost/forkjoin/detail/fork_generation.hpp>
 #include <boost/forkjoin/detail/held_scope.hpp>
 #include <boost/forkjoin/detail/injector.hpp>
 #include <boost/forkjoin/detail/job.hpp>
@@ -278,10 +280,8 @@ inline constinit thread_local registry_base const* deadlock_handler_running_for 
 // it throws, and destroying it keeps its memory instead of joining and
 // freeing (registry_base::shut_down).
 
-// Relaxed everywhere: it changes only in a child's atfork handler, while
-// the child has a single thread; threads started later synchronize with
-// their creator.
-inline constinit std::atomic<std::uint32_t> fork_generation{0};
+// The count itself is fork_generation (fork_generation.hpp), which the
+// latches check too.
 
 inline void note_fork_in_child() noexcept
 {
@@ -469,7 +469,19 @@ public:
     // that made this process.
     bool forked_away() const noexcept
     {
-        return fork_generation_ != fork_generation.load(std::memory_order_relaxed);
+        return fork_generation_ != current_fork_generation();
+    }
+
+    // Called where a job returns into the pool (a worker's loop, a caller
+    // slot's holder, a policy hook that a job's completion signal calls):
+    // ends a child that a job forked and that got back here instead of
+    // calling exec or _exit, before it runs another of the parent's jobs or
+    // touches a lock of the parent's. On cold paths only: a job taken from
+    // a queue, a notification.
+    void refuse_a_return_after_fork() const noexcept
+    {
+        if (BOOST_FORKJOIN_UNLIKELY(forked_away()))
+            fail_job_returned_after_fork();
     }
 
     // Throws pool_terminated if this registry was forked away.
@@ -596,8 +608,7 @@ public:
         // A job that called fork() and went on in the child: the latch may
         // be one that only a thread of the parent could set.
         if (BOOST_FORKJOIN_UNLIKELY(forked_away()))
-            fail("boost::forkjoin: a job called fork() and the child went on waiting for work of the pool, whose "
-                 "other threads exist only in the parent; a child forked inside a job must exec or _exit");
+            fail(waited_after_fork_message);
         // On a fiber, the fiber parks until the latch's set unparks it
         // (running_fiber.hpp).
         if (BOOST_FORKJOIN_UNLIKELY(worker.current_fiber_ != nullptr))
@@ -683,12 +694,13 @@ public:
         if (has_caller_slot_) {
             first = 1;
             // Seq-cst, after the seq-cst push: the other half of the pair
-            // in give_back_caller_slot. Either we see the place held, and
-            // its holder runs the job in a wait in the pool or finds it when
-            // it gives the place back; or we see the place free, and tell
-            // the pool, one of whose threads takes the place to run it
-            // (run_vacant_slot_broadcasts).
-            if (caller_slot_taken_.load(std::memory_order_seq_cst))
+            // in free_caller_slot. Either we see the place held, and its
+            // holder runs the share in a wait in the pool or finds it when
+            // it gives the place back; or we see it free or borrowed, and
+            // tell the pool, one of whose threads borrows the place to take
+            // the share (run_vacant_slot_broadcasts; a borrower looks at
+            // the queue again once it gives the place back).
+            if (caller_slot_state_.load(std::memory_order_seq_cst) == slot_held)
                 notify_worker(0);
             else
                 notify_vacant_slot_work();
@@ -699,35 +711,70 @@ public:
 
     // --- The caller slot (pool_options::caller_slot) ---------------------------
     //
-    // Worker 0 has no thread of its own. A thread takes its place for a
-    // while: one outside every pool, for the length of an install
-    // (submit.hpp), or a thread of the pool, to run a broadcast's job that
-    // reached worker 0 while the place was empty. One at a time: taking it
-    // is an exchange on one flag. Whoever holds it is worker 0 in every
-    // respect (current_worker, its deque, its broadcast queue, its sleep
-    // state in the policy) but one: it starts no fiber, because a fiber
-    // resumes on the thread that started it (fiber_task.hpp), and that
-    // thread may have left the place by then. The pool's own fibers never
-    // have worker 0 for home, so its resume queue stays empty.
+    // Worker 0 has no thread of its own. A thread outside every pool takes
+    // its place for the length of an install (submit.hpp), one at a time:
+    // taking it is a compare-exchange on one word. Whoever holds it is
+    // worker 0 in every respect (current_worker, its deque, its broadcast
+    // queue, its sleep state in the policy) but one: it starts no fiber,
+    // because a fiber resumes on the thread that started it (fiber_task.hpp),
+    // and that thread may have left the place by then. The pool's own
+    // fibers never have worker 0 for home, so its resume queue stays empty.
+    //
+    // A thread of the pool never becomes worker 0. While the place is free,
+    // worker 0's broadcast queue still receives shares; a searching thread
+    // of the pool borrows the place only to pop one (the queue has one
+    // consumer at a time), gives it back, and runs the share as itself
+    // (run_vacant_slot_broadcasts). So every thread of the pool is always
+    // its own worker, the only one that pops its broadcast and resume
+    // queues, and it serves them in every wait, nested waits inside worker
+    // 0's share included. (When a thread of the pool wore worker 0's
+    // identity for the length of the share, its own queues went unserved
+    // meanwhile, and a share that waited for work of its pool, a nested
+    // broadcast or a future, waited for itself: doc/design.adoc, "The
+    // caller slot".) It also keeps the place for outside callers: an
+    // install that finds it borrowed waits out the pop, so it loses the
+    // place only to another outside caller.
+    enum : unsigned char { slot_free, slot_held, slot_borrowed };
 
-    // Takes worker 0's place if it is free. The caller sets current_worker
-    // and gives the place back with give_back_caller_slot.
+    // Takes worker 0's place unless another outside caller holds it. The
+    // caller sets current_worker and gives the place back with
+    // give_back_caller_slot.
     bool try_take_caller_slot() noexcept
     {
-        // A relaxed load first, a hint the exchange confirms: a held place
-        // costs a caller one read of the line, not a write to it. Acquire
-        // on the exchange: the last holder's release orders all it did as
+        if (!has_caller_slot_)
+            return false;
+        // A relaxed load first, a hint the compare-exchange confirms: a
+        // held place costs a caller one read of the line, not a write to
+        // it. Acquire on the compare-exchange's success: the last holder's
+        // release (free_caller_slot's seq-cst store) orders all it did as
         // worker 0 (the deque's owner fields, the queues' consumer side)
-        // before what we do as worker 0.
-        return has_caller_slot_ && !caller_slot_taken_.load(std::memory_order_relaxed) &&
-               !caller_slot_taken_.exchange(true, std::memory_order_acquire);
+        // before what we do as worker 0; so does a borrower's, for the
+        // queue. Relaxed on failure and in the wait below: nothing is read
+        // on the strength of a state we do not take.
+        unsigned char state = caller_slot_state_.load(std::memory_order_relaxed);
+        for (unsigned spins = 0;; ++spins) {
+            if (state == slot_held)
+                return false;
+            if (state == slot_free) {
+                if (caller_slot_state_.compare_exchange_weak(state, slot_held, std::memory_order_acquire,
+                                                             std::memory_order_relaxed))
+                    return true;
+                continue; // `state` reloaded
+            }
+            // Borrowed for one pop, a lock and a few stores: wait it out
+            // (yielding, in case the borrower lost its CPU to us).
+            if (spins < 64)
+                cpu_relax();
+            else
+                std::this_thread::yield();
+            state = caller_slot_state_.load(std::memory_order_relaxed);
+        }
     }
 
     // Worker 0's place, taken by the calling thread (try_take_caller_slot
     // returned true), for the life of this object: the thread is worker 0
-    // meanwhile, and is again what it was before (nobody's worker for an
-    // install from outside, its own worker for a thread of the pool) once
-    // the place is given back.
+    // meanwhile, and is again what it was before (nobody's worker) once the
+    // place is given back.
     class caller_slot_holder {
     public:
         explicit caller_slot_holder(registry_base& registry) noexcept
@@ -738,6 +785,10 @@ public:
         caller_slot_holder& operator=(caller_slot_holder const&) = delete;
         ~caller_slot_holder()
         {
+            // A job that forked, and the child returned from it: giving
+            // the place back would hand over and notify through the sleep
+            // policy's locks, which threads of the parent may hold.
+            registry_.refuse_a_return_after_fork();
             current_worker = previous_;
             registry_.give_back_caller_slot();
         }
@@ -752,57 +803,57 @@ public:
     //  * jobs on the deque (spawned, not yet stolen) are handed over as by a
     //    worker that blocks (hand_over_local_jobs), so that a sleepy thread
     //    cannot miss them;
-    //  * a broadcast's job that came after the holder's last look at its
-    //    queue is run by a thread of the pool that takes the place.
+    //  * a broadcast's share that came after the holder's last look at its
+    //    queue is run by a thread of the pool (run_vacant_slot_broadcasts).
     void give_back_caller_slot() noexcept
     {
         worker_thread& slot = *workers_[0];
         if (slot.local_job_count() != 0)
             hand_over_local_jobs(slot);
-        // Seq-cst: release for the next holder (try_take_caller_slot), and
-        // the first half of a store-buffering pair with inject_broadcast's
-        // push then load of this flag. Either that load sees the place
-        // held, and our load of the queue below sees its job, or it sees
-        // the place free and notifies the pool itself.
-        caller_slot_taken_.store(false, std::memory_order_seq_cst);
-        if (!slot.broadcasts().empty())
-            notify_vacant_slot_work();
+        free_caller_slot();
     }
 
-    // Whether the place is free and worker 0's broadcast queue holds a job,
-    // which only a thread that takes the place may run. Part of a
-    // searching worker's look at the queues that are not its own
+    // Whether the place is free and worker 0's broadcast queue holds a
+    // share, which a thread of the pool must borrow the place to take.
+    // Part of a searching worker's look at the queues that are not its own
     // (worker_thread::has_injected_jobs), so it follows the policies' rule
-    // for those: the publisher (a broadcast, a holder giving the place
-    // back) publishes with a seq-cst write, then notifies as for an
-    // injected job.
+    // for those: the publisher (a broadcast, a holder or borrower giving
+    // the place back) publishes with a seq-cst write, then notifies as for
+    // an injected job.
     bool vacant_slot_has_work() const noexcept
     {
         // Seq-cst loads: the checking side of that rule. A sleepy worker
         // announces itself (seq-cst, in the policy) before it looks here;
         // the seq-cst order then gives either the publisher's notification
-        // the announcement, or this look the job and the free place.
+        // the announcement, or this look the share and the free place.
         return has_caller_slot_ && !workers_[0]->broadcasts_.empty() &&
-               !caller_slot_taken_.load(std::memory_order_seq_cst);
+               caller_slot_state_.load(std::memory_order_seq_cst) == slot_free;
     }
 
     // The job a searching thread of the pool runs when vacant_slot_has_work:
-    // it takes the place, runs worker 0's broadcast jobs as worker 0, and
-    // gives the place back. Someone else may have taken it first: then
-    // that one runs them.
+    // it borrows the place for one pop, gives it back, and runs the share
+    // it took as itself, its own worker (it runs inside that worker's
+    // execute(), on its own stack). If the place was taken first, its new
+    // holder or borrower takes the share instead.
     static void run_vacant_slot_broadcasts(void* self) noexcept
     {
         auto& registry = *static_cast<registry_base*>(self);
-        if (!registry.try_take_caller_slot())
+        unsigned char expected = slot_free;
+        // Acquire: the queue's last consumer (a holder, a borrower) did its
+        // part before it freed the place. (The queue's own lock orders the
+        // nodes; this orders the rest of worker 0's consumer side.) Relaxed
+        // on failure: someone else has the place, and nothing is read.
+        if (!registry.caller_slot_state_.compare_exchange_strong(expected, slot_borrowed, std::memory_order_acquire,
+                                                                 std::memory_order_relaxed))
             return;
-        caller_slot_holder const as_worker_0(registry);
-        worker_thread& slot = *registry.workers_[0];
-        while (auto job = slot.broadcasts().pop())
-            slot.execute(*job);
+        std::optional<job_ref> const share = registry.workers_[0]->broadcasts().pop();
+        registry.free_caller_slot();
+        if (share)
+            share->execute();
     }
 
-    // A job in worker 0's broadcast queue, with the place free: the pool's
-    // threads must take the place to run it, so tell them as of a job in
+    // A share in worker 0's broadcast queue, with the place free: the pool's
+    // threads must borrow the place to take it, so tell them as of a job in
     // the injector, which their searches look at together with this queue.
     void notify_vacant_slot_work() noexcept { notify_new_injected_jobs(1, true); }
 
@@ -919,6 +970,19 @@ public:
     }
 
 private:
+    // Frees worker 0's place, held or borrowed. Seq-cst: release for the
+    // next holder or borrower, and the first half of a store-buffering
+    // pair with inject_broadcast's push then load of the state. Either that
+    // load sees the place held, and our look at the queue below sees its
+    // share, or it sees the place free or borrowed and notifies the pool
+    // itself.
+    void free_caller_slot() noexcept
+    {
+        caller_slot_state_.store(slot_free, std::memory_order_seq_cst);
+        if (!workers_[0]->broadcasts().empty())
+            notify_vacant_slot_work();
+    }
+
     // The start gate (start_gate_mutex_ says why it is not a latch). Opened
     // once start() has handed out every worker, or when it gives up; a
     // second opening, by stop() after a failed start(), changes nothing.
@@ -1237,9 +1301,11 @@ private:
     // Workers between jobs, and the CPUs they share (leaves_a_cpu_free).
     alignas(cache_line_size) std::atomic<std::size_t> idle_workers_{0};
     std::size_t const cpus_ = std::max(1u, std::thread::hardware_concurrency());
-    // Whether a thread holds worker 0's place (caller slot). Written at
-    // every install from outside: a line of its own.
-    alignas(cache_line_size) std::atomic<bool> caller_slot_taken_{false};
+    // Worker 0's place (caller slot): slot_free, slot_held by an outside
+    // caller, or slot_borrowed by a thread of the pool for one pop of its
+    // broadcast queue. Written at every install from outside: a line of its
+    // own.
+    alignas(cache_line_size) std::atomic<unsigned char> caller_slot_state_{slot_free};
 
     // Last, so destroyed first: an extension may still refer to the rest.
     std::mutex extensions_mutex_;
