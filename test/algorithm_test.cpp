@@ -142,7 +142,7 @@ void compare_everything(std::vector<long> const& v, checks& check)
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(every_algorithm_matches_std_on_random_inputs, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(every_algorithm_matches_std_on_random_inputs, Policy, test::algorithm_policies)
 {
     for (std::size_t threads : thread_counts) {
         test::pool<Policy> pool(test::threads(threads));
@@ -171,7 +171,7 @@ matrix multiply(matrix const& a, matrix const& b)
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(reductions_and_scans_keep_the_order_of_the_elements, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(reductions_and_scans_keep_the_order_of_the_elements, Policy, test::algorithm_policies)
 {
     test::pool<Policy> pool(test::threads(4));
     std::size_t const n = 200'001;
@@ -211,7 +211,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(reductions_and_scans_keep_the_order_of_the_element
     BOOST_TEST((prefixes == serial_prefixes));
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(ties_follow_std, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(ties_follow_std, Policy, test::algorithm_policies)
 {
     test::pool<Policy> pool(test::threads(4));
     // Values equal on their key, told apart by their position.
@@ -250,7 +250,7 @@ BOOST_AUTO_TEST_CASE(range_forms_take_iota_and_return_dangling_for_temporaries)
     static_assert(std::is_same_v<decltype(fj::min_element(std::span<int>())), std::span<int>::iterator>);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_grain_of_the_whole_range_runs_it_as_one_piece, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_grain_of_the_whole_range_runs_it_as_one_piece, Policy, test::algorithm_policies)
 {
     test::pool<Policy> pool(test::threads(4));
     std::size_t const n = 100'000;
@@ -304,7 +304,7 @@ private:
 } // namespace
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(an_exception_reaches_the_caller_and_stops_the_pieces_not_started, Policy,
-                              test::all_policies)
+                              test::algorithm_policies)
 {
     std::size_t const n = 64 * 1024;
     std::vector<long> v(n, 1);
@@ -374,7 +374,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(an_exception_reaches_the_caller_and_stops_the_piec
     BOOST_TEST(pool.install([&] { return fj::reduce(v); }) == static_cast<long>(n));
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(find_if_looks_at_little_beyond_an_early_match, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(find_if_looks_at_little_beyond_an_early_match, Policy, test::algorithm_policies)
 {
     std::size_t const n = 4'000'000;
     std::vector<int> v(n, 0);
@@ -396,7 +396,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(find_if_looks_at_little_beyond_an_early_match, Pol
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(algorithms_nest_and_run_inside_scopes_spawns_and_futures, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(algorithms_nest_and_run_inside_scopes_spawns_and_futures, Policy, test::algorithm_policies)
 {
     test::pool<Policy> pool(test::threads(3));
     std::size_t const rows = 64, columns = 10'000;

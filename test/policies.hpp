@@ -31,6 +31,17 @@ using all_policies = std::tuple<boost::forkjoin::sleep::spin, boost::forkjoin::s
                                 boost::forkjoin::sleep::jec, example::spin_then_backoff>;
 #endif
 
+// The parallel algorithms reach the pool only through join and install,
+// whose every policy the other programs cover under the sanitizers; there,
+// the algorithms' tests run on the default policy alone, which keeps their
+// template-heavy programs from dominating the sanitizer builds' time. The
+// plain build runs them under every policy.
+#if BOOST_FORKJOIN_TEST_SANITIZED
+using algorithm_policies = std::tuple<boost::forkjoin::sleep::jec>;
+#else
+using algorithm_policies = all_policies;
+#endif
+
 // The policies that block and so can detect deadlocks and save idle CPU.
 using blocking_policies = std::tuple<boost::forkjoin::sleep::legacy, boost::forkjoin::sleep::jec>;
 

@@ -172,7 +172,7 @@ static_assert(std::is_void_v<decltype(fj::sort(std::declval<std::vector<int>&>()
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(random_ints_match_std_on_every_pool, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(random_ints_match_std_on_every_pool, Policy, test::algorithm_policies)
 {
     test::watchdog const hang_guard("random_ints_match_std_on_every_pool");
     for (std::size_t threads : {1u, 2u, 4u}) {
@@ -188,7 +188,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(random_ints_match_std_on_every_pool, Policy, test:
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(over_a_million_elements, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(over_a_million_elements, Policy, test::algorithm_policies)
 {
     test::watchdog const hang_guard("over_a_million_elements");
     for (std::size_t threads : {1u, 2u, 4u}) {
@@ -244,7 +244,7 @@ BOOST_AUTO_TEST_CASE(custom_comparators)
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(stable_sort_keeps_the_order_of_equal_keys, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(stable_sort_keeps_the_order_of_equal_keys, Policy, test::algorithm_policies)
 {
     for (std::size_t threads : {1u, 2u, 4u}) {
         test::pool<Policy> pool(test::threads(threads));
@@ -349,7 +349,7 @@ BOOST_AUTO_TEST_CASE(outside_every_pool_uses_the_global_pool)
     BOOST_TEST((w == expected));
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(nested_in_a_join, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(nested_in_a_join, Policy, test::algorithm_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     std::vector<int> a = random_ints(300'000, 1 << 30, 13);
@@ -366,7 +366,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(nested_in_a_join, Policy, test::all_policies)
 // The comparator throws on its k-th call, for k early, in the middle and
 // late: the exception reaches the caller, every element is still there
 // once, nothing leaks (counted), and the pool sorts again afterwards.
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_throwing_comparator, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_throwing_comparator, Policy, test::algorithm_policies)
 {
     test::watchdog const hang_guard("a_throwing_comparator");
     test::pool<Policy> pool(test::threads(2));
@@ -420,7 +420,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_throwing_comparator, Policy, test::all_policies)
 // No buffer: the stable sort merges in place, through the same entry point
 // with an allocation that fails (fj::stable_sort gets its buffer from
 // ::operator new(std::nothrow); this passes a function that returns null).
-BOOST_AUTO_TEST_CASE_TEMPLATE(stable_sort_without_a_buffer, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(stable_sort_without_a_buffer, Policy, test::algorithm_policies)
 {
     for (std::size_t threads : {1u, 2u, 4u}) {
         test::pool<Policy> pool(test::threads(threads));
