@@ -51,6 +51,7 @@
 // be left moved-from (stable_sort uses its buffer only for values whose
 // moves are noexcept).
 
+#include <boost/forkjoin/algorithm/concepts.hpp>
 #include <boost/forkjoin/algorithm/grain.hpp>
 #include <boost/forkjoin/detail/algorithm/in_pool.hpp>
 #include <boost/forkjoin/detail/algorithm/merge_sort.hpp>
@@ -118,10 +119,6 @@ void stable_sort(It first, It last, Comp& comp, grain g, Allocate const& allocat
     });
 }
 
-// What the range forms take.
-template <class R>
-concept sortable_range = std::ranges::random_access_range<R> && std::ranges::sized_range<R>;
-
 template <class It>
 concept stable_sortable_values = std::move_constructible<std::iter_value_t<It>>;
 
@@ -143,14 +140,14 @@ void sort(It first, It last, Comp comp = {})
     detail::sort(first, last, comp, grain{});
 }
 
-template <detail::sortable_range R, class Comp = std::less<>>
+template <random_access_sized_range R, class Comp = std::less<>>
     requires std::sortable<std::ranges::iterator_t<R>, Comp>
 void sort(grain g, R&& r, Comp comp = {})
 {
     detail::sort(std::ranges::begin(r), std::ranges::begin(r) + std::ranges::distance(r), comp, g);
 }
 
-template <detail::sortable_range R, class Comp = std::less<>>
+template <random_access_sized_range R, class Comp = std::less<>>
     requires std::sortable<std::ranges::iterator_t<R>, Comp>
 void sort(R&& r, Comp comp = {})
 {
@@ -173,7 +170,7 @@ void stable_sort(It first, It last, Comp comp = {})
     detail::stable_sort(first, last, comp, grain{});
 }
 
-template <detail::sortable_range R, class Comp = std::less<>>
+template <random_access_sized_range R, class Comp = std::less<>>
     requires std::sortable<std::ranges::iterator_t<R>, Comp> &&
              detail::stable_sortable_values<std::ranges::iterator_t<R>>
 void stable_sort(grain g, R&& r, Comp comp = {})
@@ -181,7 +178,7 @@ void stable_sort(grain g, R&& r, Comp comp = {})
     detail::stable_sort(std::ranges::begin(r), std::ranges::begin(r) + std::ranges::distance(r), comp, g);
 }
 
-template <detail::sortable_range R, class Comp = std::less<>>
+template <random_access_sized_range R, class Comp = std::less<>>
     requires std::sortable<std::ranges::iterator_t<R>, Comp> &&
              detail::stable_sortable_values<std::ranges::iterator_t<R>>
 void stable_sort(R&& r, Comp comp = {})
