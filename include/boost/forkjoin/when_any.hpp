@@ -32,6 +32,7 @@
 #include <exception>
 #include <future>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -67,16 +68,28 @@ future<void> watch(registry_base& registry, std::shared_ptr<when_any_race<T>> ra
             // completion orders everything the winner wrote for its reader.
             if (race->decided.exchange(true, std::memory_order_relaxed))
                 return;
+            // Take the result and leave the catch block before publishing:
+            // the reader may drop the exception as soon as it is published,
+            // so this fiber must hold no reference of its own by then but
+            // the exception_ptr it hands over. (A reference released after
+            // publication is correct, the count being atomic, but inside
+            // libstdc++ where ThreadSanitizer cannot see that count.)
+            std::optional<value_or_monostate<T>> value;
+            std::exception_ptr failure;
             try {
                 if constexpr (std::is_void_v<T>) {
                     input.get();
-                    race->outcome.set_value(when_any_result<T>{index, std::monostate()});
+                    value.emplace();
                 } else {
-                    race->outcome.set_value(when_any_result<T>{index, input.get()});
+                    value.emplace(input.get());
                 }
             } catch (...) {
-                race->outcome.set_exception(std::current_exception());
+                failure = std::current_exception();
             }
+            if (failure)
+                race->outcome.set_exception(std::move(failure));
+            else
+                race->outcome.set_value(when_any_result<T>{index, std::move(*value)});
         },
         nullptr);
 }
