@@ -245,7 +245,7 @@ private:
 
 // --- The executor: concepts and properties -------------------------------------
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(executor_models_the_standard_and_networking_ts_concepts, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(executor_models_the_standard_and_networking_ts_concepts, Policy, test::api_policies)
 {
     using executor = typename test::pool<Policy>::executor_type;
     using tracked = fj::pool_executor<Policy, true>;
@@ -301,7 +301,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(executor_models_the_standard_and_networking_ts_con
 
 // --- post, dispatch, defer ---------------------------------------------------------
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(post_dispatch_defer_from_outside_run_on_workers, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(post_dispatch_defer_from_outside_run_on_workers, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     auto const ex = pool.get_executor();
@@ -317,7 +317,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(post_dispatch_defer_from_outside_run_on_workers, P
     BOOST_TEST(elsewhere.load() == 0);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(post_from_a_worker_runs_later_in_order, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(post_from_a_worker_runs_later_in_order, Policy, test::api_policies)
 {
     std::vector<int> order;
     {
@@ -338,7 +338,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(post_from_a_worker_runs_later_in_order, Policy, te
         BOOST_TEST(order[static_cast<std::size_t>(i) + 1] == i); // one thread's posts start in order
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(blocking_always_returns_after_the_function_ran, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(blocking_always_returns_after_the_function_ran, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     test::pool<Policy> other(test::threads(1));
@@ -375,7 +375,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(blocking_always_returns_after_the_function_ran, Po
     BOOST_TEST(test::wait_until([&] { return ran_later.load(); }));
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(networking_ts_members, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(networking_ts_members, Policy, test::api_policies)
 {
     std::atomic<int> done{0};
     {
@@ -399,7 +399,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(networking_ts_members, Policy, test::all_policies)
     BOOST_TEST(done.load() == 3);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(bind_executor_and_strands, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(bind_executor_and_strands, Policy, test::api_policies)
 {
     io_thread io;
     test::pool<Policy> pool(test::threads(2));
@@ -435,7 +435,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(bind_executor_and_strands, Policy, test::all_polic
 // entered from two fibers of one worker, and released in the order they
 // began to wait: on the fibers' stacks, the record was left pointing into
 // a finished fiber's stack, and the next strand check crashed.
-BOOST_AUTO_TEST_CASE_TEMPLATE(functions_run_in_place_from_fibers_leave_no_strand_behind, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(functions_run_in_place_from_fibers_leave_no_strand_behind, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     auto const s1 = asio::make_strand(pool.get_executor());
@@ -484,7 +484,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(functions_run_in_place_from_fibers_leave_no_strand
 
 // --- co_spawn --------------------------------------------------------------------------
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(co_spawn_from_outside_and_from_workers, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(co_spawn_from_outside_and_from_workers, Policy, test::api_policies)
 {
     io_thread io;
     test::pool<Policy> pool(test::threads(2));
@@ -511,7 +511,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(co_spawn_from_outside_and_from_workers, Policy, te
 
 // --- Work tracking and shutdown ------------------------------------------------------
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(tracked_work_keeps_the_destructor_waiting, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(tracked_work_keeps_the_destructor_waiting, Policy, test::api_policies)
 {
     std::atomic<bool> posted_late{false};
     std::atomic<bool> guarded_late{false};
@@ -538,7 +538,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(tracked_work_keeps_the_destructor_waiting, Policy,
     guard_holder.join();
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(posts_during_shutdown_run, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(posts_during_shutdown_run, Policy, test::api_policies)
 {
     std::atomic<int> chain{0};
     std::atomic<int> from_outside{0};
@@ -571,7 +571,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(posts_during_shutdown_run, Policy, test::all_polic
     outsider.join();
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(co_spawn_during_shutdown_is_waited_for, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(co_spawn_during_shutdown_is_waited_for, Policy, test::api_policies)
 {
     // A job running while the destructor waits starts a coroutine that
     // awaits a timer: co_spawn tracks work on its executor, so the pool
@@ -591,7 +591,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(co_spawn_during_shutdown_is_waited_for, Policy, te
     BOOST_TEST(result.load() == 42);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(submitting_after_termination_throws_pool_terminated, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(submitting_after_termination_throws_pool_terminated, Policy, test::api_policies)
 {
     // The exit handler runs after the pool has terminated: nothing it
     // submits could run, so submitting throws instead of losing the work,
@@ -639,7 +639,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(submitting_after_termination_throws_pool_terminate
     BOOST_TEST(ran.load() == 0);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(work_tracking_after_termination_does_not_throw, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(work_tracking_after_termination_does_not_throw, Policy, test::api_policies)
 {
     // Asio takes outstanding work in noexcept functions (a work guard's
     // constructor, a handler's work), and the Networking TS forbids
@@ -754,7 +754,7 @@ BOOST_AUTO_TEST_CASE(exit_does_not_wait_for_work_guards_left_on_the_exiting_stac
     BOOST_TEST(r.says("8 of 8, refused after: 1"), r);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(handler_exceptions_go_to_the_panic_handler, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(handler_exceptions_go_to_the_panic_handler, Policy, test::api_policies)
 {
     std::atomic<int> panics{0};
     fj::pool_options options = test::threads(2);
@@ -776,7 +776,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(handler_exceptions_go_to_the_panic_handler, Policy
 
 // --- use_future ------------------------------------------------------------------------
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(use_future_delivers_values, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(use_future_delivers_values, Policy, test::api_policies)
 {
     io_thread io;
     test::pool<Policy> pool(test::threads(2));
@@ -807,7 +807,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(use_future_delivers_values, Policy, test::all_poli
     BOOST_TEST(read.get() == "hello");
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(use_future_parks_the_fiber_while_the_io_thread_works, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(use_future_parks_the_fiber_while_the_io_thread_works, Policy, test::api_policies)
 {
     io_thread io;
     test::pool<Policy> pool(test::threads(1));
@@ -834,7 +834,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(use_future_parks_the_fiber_while_the_io_thread_wor
     BOOST_TEST(waited.get() == 100);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(use_future_errors_are_thrown, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(use_future_errors_are_thrown, Policy, test::api_policies)
 {
     io_thread io;
     test::pool<Policy> pool(test::threads(2));
@@ -869,7 +869,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(use_future_errors_are_thrown, Policy, test::all_po
 }
 
 BOOST_TEST_DECORATOR(*utf::timeout(60))
-BOOST_AUTO_TEST_CASE_TEMPLATE(use_future_operation_cancelled_through_its_slot, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(use_future_operation_cancelled_through_its_slot, Policy, test::api_policies)
 {
     io_thread io;
     test::pool<Policy> pool(test::threads(2));
@@ -889,7 +889,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(use_future_operation_cancelled_through_its_slot, P
 }
 
 BOOST_TEST_DECORATOR(*utf::timeout(60))
-BOOST_AUTO_TEST_CASE_TEMPLATE(cancelling_or_dropping_the_future_cancels_the_operation, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(cancelling_or_dropping_the_future_cancels_the_operation, Policy, test::api_policies)
 {
     // future::cancel on a pending operation: it is cancelled, and get()
     // says so as for a cancelled task. io.run() returns, so nothing is left
@@ -956,7 +956,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cancelling_or_dropping_the_future_cancels_the_oper
 }
 
 BOOST_TEST_DECORATOR(*utf::timeout(60))
-BOOST_AUTO_TEST_CASE_TEMPLATE(cancelling_a_coroutine_on_the_pool_changes_nothing, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(cancelling_a_coroutine_on_the_pool_changes_nothing, Policy, test::api_policies)
 {
     // A coroutine co_spawned on the pool resumes on any worker: a
     // cancellation posted to the pool would run beside it, and Asio's
@@ -1093,7 +1093,7 @@ BOOST_AUTO_TEST_CASE(an_operation_that_fails_to_start_throws_from_the_call)
 // --- The example server, end to end -------------------------------------------------
 
 BOOST_TEST_DECORATOR(*utf::timeout(120))
-BOOST_AUTO_TEST_CASE_TEMPLATE(prime_server_answers_many_concurrent_clients, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(prime_server_answers_many_concurrent_clients, Policy, test::api_policies)
 {
     asio::io_context io;
     auto work = asio::make_work_guard(io);

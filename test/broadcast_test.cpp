@@ -23,7 +23,7 @@ namespace fj = boost::forkjoin;
 using namespace std::chrono_literals;
 
 // rayon: broadcast_pool.
-BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_reaches_every_index_once, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_reaches_every_index_once, Policy, test::api_policies)
 {
     for (std::size_t n : {1u, 2u, 4u}) {
         test::pool<Policy> pool(test::threads(n));
@@ -46,14 +46,14 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_reaches_every_index_once, Policy, test::
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_runs_on_distinct_threads, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_runs_on_distinct_threads, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(3));
     auto const ids = pool.broadcast([](fj::broadcast_context) { return std::this_thread::get_id(); });
     BOOST_TEST(std::set<std::thread::id>(ids.begin(), ids.end()).size() == 3u);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_from_inside_the_pool, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_from_inside_the_pool, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     std::atomic<int> calls{0};
@@ -62,7 +62,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_from_inside_the_pool, Policy, test::all_
 }
 
 // rayon: broadcast_panic_one.
-BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_rethrows_after_all_ran, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_rethrows_after_all_ran, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(3));
     std::atomic<int> calls{0};
@@ -81,7 +81,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_rethrows_after_all_ran, Policy, test::al
 // waiting for pool2.broadcast blocked its thread, while pool 2's workers,
 // inside pool1.broadcast, waited for the broadcast job only that blocked
 // worker could run.
-BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_mutual, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_mutual, Policy, test::api_policies)
 {
     test::watchdog const hang_guard("broadcast_mutual");
     std::atomic<int> count{0};
@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_mutual, Policy, test::all_policies)
 
 // rayon: broadcast_mutual_sleepy. As above, with every worker asleep before
 // each broadcast reaches it.
-BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_mutual_sleepy, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_mutual_sleepy, Policy, test::api_policies)
 {
     test::watchdog const hang_guard("broadcast_mutual_sleepy");
     std::atomic<int> count{0};
@@ -145,7 +145,7 @@ BOOST_AUTO_TEST_CASE(spawn_broadcast_global)
 }
 
 // rayon: spawn_broadcast_pool. The pool's destructor waits for the jobs.
-BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_pool, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_pool, Policy, test::api_policies)
 {
     test::channel<std::size_t> channel;
     {
@@ -156,7 +156,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_pool, Policy, test::all_policies)
 }
 
 // rayon: broadcast_self. The free broadcast from a worker uses its pool.
-BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_self, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_self, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(7));
     auto const indices = pool.install([] { return fj::broadcast([](fj::broadcast_context ctx) { return ctx.index(); }); });
@@ -166,7 +166,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_self, Policy, test::all_policies)
 }
 
 // rayon: spawn_broadcast_self.
-BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_self, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_self, Policy, test::api_policies)
 {
     test::channel<std::size_t> channel;
     {
@@ -177,7 +177,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_self, Policy, test::all_policies)
 }
 
 // rayon: spawn_broadcast_mutual.
-BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_mutual, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_mutual, Policy, test::api_policies)
 {
     test::watchdog const hang_guard("spawn_broadcast_mutual");
     test::channel<int> channel;
@@ -195,7 +195,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_mutual, Policy, test::all_policies
 }
 
 // rayon: spawn_broadcast_mutual_sleepy.
-BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_mutual_sleepy, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_mutual_sleepy, Policy, test::api_policies)
 {
     test::watchdog const hang_guard("spawn_broadcast_mutual_sleepy");
     test::channel<int> channel;
@@ -228,7 +228,7 @@ fj::pool_options counting_panics(std::size_t num_threads, std::atomic<int>& pani
 } // namespace
 
 // rayon: spawn_broadcast_panic_one.
-BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_panic_one, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_panic_one, Policy, test::api_policies)
 {
     std::atomic<int> calls{0};
     std::atomic<int> panics{0};
@@ -245,7 +245,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_panic_one, Policy, test::all_polic
 }
 
 // rayon: broadcast_panic_many.
-BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_panic_many, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_panic_many, Policy, test::api_policies)
 {
     std::atomic<int> calls{0};
     test::pool<Policy> pool(test::threads(7));
@@ -263,7 +263,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_panic_many, Policy, test::all_policies)
 }
 
 // rayon: spawn_broadcast_panic_many.
-BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_panic_many, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_panic_many, Policy, test::api_policies)
 {
     std::atomic<int> calls{0};
     std::atomic<int> panics{0};
@@ -282,7 +282,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_panic_many, Policy, test::all_poli
 // rayon: broadcast_sleep_race. Slightly different durations make workers
 // race into their idle sleep right after each broadcast. rayon repeats for a
 // second; a fixed count keeps the test free of timing.
-BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_sleep_race, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_sleep_race, Policy, test::api_policies)
 {
     test::watchdog const hang_guard("broadcast_sleep_race");
     test::pool<Policy> pool(test::threads(7));
@@ -296,7 +296,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_sleep_race, Policy, test::all_policies)
 // A broadcast into another pool from a worker that is itself inside a
 // broadcast of its own pool, the other way round, and back: every waiting
 // worker keeps running its own pool's broadcast jobs.
-BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_ping_pong_across_pools, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_ping_pong_across_pools, Policy, test::api_policies)
 {
     test::watchdog const hang_guard("broadcast_ping_pong_across_pools");
     std::atomic<int> count{0};
@@ -309,7 +309,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_ping_pong_across_pools, Policy, test::al
 }
 
 // Results come back by worker index from a broadcast into another pool.
-BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_into_another_pool_returns_its_results, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(broadcast_into_another_pool_returns_its_results, Policy, test::api_policies)
 {
     test::pool<Policy> pool1(test::threads(2));
     test::pool<Policy> pool2(test::threads(3));
@@ -330,7 +330,7 @@ struct counting_call {
     void operator()(fj::broadcast_context) { ++*calls; } // not const
 };
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(every_broadcast_calls_a_non_const_function_object, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(every_broadcast_calls_a_non_const_function_object, Policy, test::api_policies)
 {
     std::atomic<int> calls{0};
     {
@@ -366,7 +366,7 @@ BOOST_AUTO_TEST_CASE(broadcast_of_a_const_result_returns_a_vector_of_the_plain_t
 // (registry_base::free_caller_slot and inject_broadcast, a store-buffering
 // pair): a broadcast that loses it never returns (the watchdog), while
 // installs come and go on another thread.
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_broadcast_reaches_worker_0_whoever_holds_its_place, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_broadcast_reaches_worker_0_whoever_holds_its_place, Policy, test::api_policies)
 {
     test::watchdog const hang_guard("a_broadcast_reaches_worker_0_whoever_holds_its_place");
     fj::pool_options options;
@@ -484,7 +484,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_share_left_in_a_held_place_runs_once_the_place_i
 // share, nobody was worker 1 meanwhile, and with two threads this hung every
 // run (it does not without caller_slot). The same for every share, each of
 // them nesting, with the place held by an installer meanwhile.
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_share_that_waits_for_a_nested_broadcast_finishes, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_share_that_waits_for_a_nested_broadcast_finishes, Policy, test::api_policies)
 {
     test::watchdog const hang_guard("a_share_that_waits_for_a_nested_broadcast_finishes");
     for (std::size_t threads : {2u, 3u}) {

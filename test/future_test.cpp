@@ -82,7 +82,7 @@ long peak_rss_kib()
 
 // --- Basics: the three places get() is called from ------------------------------
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(get_from_outside_blocks, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(get_from_outside_blocks, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     auto f = pool.spawn_future([] { return std::string("outside"); });
@@ -101,7 +101,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(get_from_outside_blocks, Policy, test::all_policie
     setter.join();
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(get_from_a_worker_runs_other_jobs, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(get_from_a_worker_runs_other_jobs, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     // One worker: the future's task can only run if the waiting worker runs
@@ -127,7 +127,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(get_from_a_worker_runs_other_jobs, Policy, test::a
 
 // The free spawn_future runs on the caller's pool, or on the global pool
 // from outside every pool, as the free spawn does.
-BOOST_AUTO_TEST_CASE_TEMPLATE(free_spawn_future_uses_the_current_pool, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(free_spawn_future_uses_the_current_pool, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     auto const [same_pool, value] = pool.install([&] {
@@ -167,7 +167,7 @@ fj::future<int> gated(Pool& pool, fj::promise<int>& gate, std::atomic<int>& canc
 // when_all, awaited from the only worker's fiber: the worker is never
 // blocked (with one worker, a blocked one would deadlock), the values come
 // in argument order, and it is ready only once every input is.
-BOOST_AUTO_TEST_CASE_TEMPLATE(when_all_collects_every_value_and_the_first_exception, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(when_all_collects_every_value_and_the_first_exception, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     fj::promise<int> late;
@@ -208,7 +208,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(when_all_collects_every_value_and_the_first_except
     BOOST_CHECK_THROW(fj::when_all(fj::future<int>()), std::future_error);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(when_any_takes_the_first_done_and_cancels_the_losers, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(when_any_takes_the_first_done_and_cancels_the_losers, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     std::atomic<int> cancelled{0}, started{0};
@@ -251,7 +251,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(when_any_takes_the_first_done_and_cancels_the_lose
     BOOST_CHECK_THROW(fj::when_any(fj::future<void>()), std::future_error);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(get_from_a_fiber_parks_it, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(get_from_a_fiber_parks_it, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     fj::promise<int> p;
@@ -280,7 +280,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(get_from_a_fiber_parks_it, Policy, test::all_polic
     BOOST_TEST(outer.get() == 9);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(poll_never_blocks_and_void_futures_work, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(poll_never_blocks_and_void_futures_work, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     fj::promise<void> p;
@@ -302,7 +302,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(poll_never_blocks_and_void_futures_work, Policy, t
 
 // --- Exceptions ----------------------------------------------------------------
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(exceptions_travel_through_get, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(exceptions_travel_through_get, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     auto thrower = pool.spawn_future([]() -> int { throw std::runtime_error("task"); });
@@ -371,7 +371,7 @@ struct awaits_when_destroyed {
 // Before the fix the thread's single caught-exception stack was shared by
 // the fibers on it: 417 of 2,000 rethrew their own exception.
 BOOST_AUTO_TEST_CASE_TEMPLATE(awaiting_inside_a_catch_block_keeps_the_fibers_own_exception, Policy,
-                              test::all_policies)
+                              test::api_policies)
 {
     constexpr int n = 2'000;
     std::vector<fj::promise<int>> promises(n);
@@ -439,7 +439,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(awaiting_inside_a_catch_block_keeps_the_fibers_own
 
 // --- Scale: many parked fibers -------------------------------------------------
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(hundred_thousand_futures_parked_on_promises, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(hundred_thousand_futures_parked_on_promises, Policy, test::api_policies)
 {
 #if defined(BOOST_FORKJOIN_TSAN)
     constexpr int n = 2'000; // ThreadSanitizer counts each live fiber as a thread (at most 8,128), slowly
@@ -489,7 +489,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(hundred_thousand_futures_parked_on_promises, Polic
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_fiber_awaits_another_fibers_future_1000_deep, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_fiber_awaits_another_fibers_future_1000_deep, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     fj::promise<int> leaf;
@@ -512,7 +512,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_fiber_awaits_another_fibers_future_1000_deep, Po
 
 // --- Cancellation --------------------------------------------------------------
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(cancel_while_parked_unwinds_the_fiber, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(cancel_while_parked_unwinds_the_fiber, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     fj::promise<int> p;
@@ -553,7 +553,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cancel_while_parked_unwinds_the_fiber, Policy, tes
     BOOST_TEST(dropped_unwound.load());
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(cancel_while_queued_never_runs_the_task, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(cancel_while_queued_never_runs_the_task, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     std::atomic<bool> release{false}, ran{false}, callable_destroyed{false};
@@ -566,7 +566,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cancel_while_queued_never_runs_the_task, Policy, t
     BOOST_TEST(callable_destroyed.load());
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(cancel_while_running_throws_at_the_next_await, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(cancel_while_running_throws_at_the_next_await, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     fj::promise<int> p;
@@ -600,7 +600,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cancel_while_running_throws_at_the_next_await, Pol
     BOOST_TEST(g.get() == 5);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(cancelling_a_complete_future_does_nothing, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(cancelling_a_complete_future_does_nothing, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     auto f = pool.spawn_future([] { return 11; });
@@ -634,7 +634,7 @@ thread_local std::uint32_t hook_rng = 12345;
 std::unique_ptr<std::atomic<bool>[]> ticket_taken;
 } // namespace
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(executing_unparked_race, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(executing_unparked_race, Policy, test::api_policies)
 {
 #if defined(BOOST_FORKJOIN_TSAN)
     constexpr std::size_t n = 500; // its busy waits are slow under ThreadSanitizer; still hundreds of reruns
@@ -696,7 +696,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(executing_unparked_race, Policy, test::all_policie
 // --- Scopes and lifetimes ------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(a_scope_waits_for_its_futures_and_the_result_outlives_it, Policy,
-                              test::all_policies)
+                              test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     fj::future<std::string> escaped;
@@ -749,7 +749,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_scope_waits_for_its_futures_and_the_result_outli
     setter2.join();
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(the_pool_destructor_waits_for_pending_futures, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(the_pool_destructor_waits_for_pending_futures, Policy, test::api_policies)
 {
     std::atomic<bool> finished{false};
     fj::future<int> kept;
@@ -802,7 +802,7 @@ BOOST_AUTO_TEST_CASE(global_pool_tasks_park_and_wake_without_losing_a_unit)
 
 // --- Fibers and workers ---------------------------------------------------------
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(fiber_stacks_are_reused, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(fiber_stacks_are_reused, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     std::set<std::uintptr_t> stacks;
@@ -817,7 +817,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(fiber_stacks_are_reused, Policy, test::all_policie
     BOOST_TEST(stacks.size() == 1u);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(guard_pages_and_custom_stack_size, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(guard_pages_and_custom_stack_size, Policy, test::api_policies)
 {
     fj::pool_options options = test::threads(2);
     options.fiber_guard_pages = true;
@@ -946,7 +946,7 @@ BOOST_AUTO_TEST_CASE(a_fault_that_is_no_overflow_reaches_the_previous_handler)
 
 // A fiber resumes on the worker it first ran on (its home), whoever
 // completes what it waits for; join and yield work from it.
-BOOST_AUTO_TEST_CASE_TEMPLATE(fibers_stay_on_their_home_worker, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(fibers_stay_on_their_home_worker, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     std::vector<fj::promise<int>> promises(200);
@@ -997,7 +997,7 @@ struct counting_idle_periods : Policy {
 // whose bookkeeping tripled a park/unpark cycle under jec and legacy (the
 // benchmark's park-unpark, with its kernel of that time: 111 and 133 ns,
 // then 36 for both).
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_hand_off_between_fibers_begins_no_idle_period, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_hand_off_between_fibers_begins_no_idle_period, Policy, test::api_policies)
 {
     using counted = counting_idle_periods<Policy>;
     constexpr std::size_t rounds = 1000;
@@ -1033,7 +1033,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_hand_off_between_fibers_begins_no_idle_period, P
 // half sits on that worker's deque and only that worker may pop it. Before
 // fibers had a home, 10 to 206 of 400 such fibers resumed elsewhere, and
 // join then popped the first worker's deque from the wrong thread.
-BOOST_AUTO_TEST_CASE_TEMPLATE(awaiting_inside_join_and_scope_keeps_the_worker, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(awaiting_inside_join_and_scope_keeps_the_worker, Policy, test::api_policies)
 {
     constexpr std::size_t n = 400;
     test::pool<Policy> pool(test::threads(2));
@@ -1096,7 +1096,7 @@ namespace {
 // first half is run by the join itself. Both kinds of job are ordinary
 // deep jobs: they must run on the worker's stack, which stack_size sizes,
 // not on the fiber's 64 KiB (guard pages on: an overflow would fault).
-BOOST_AUTO_TEST_CASE_TEMPLATE(jobs_taken_while_a_fiber_waits_run_on_the_worker_stack, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(jobs_taken_while_a_fiber_waits_run_on_the_worker_stack, Policy, test::api_policies)
 {
     fj::pool_options options = test::threads(2);
     options.fiber_guard_pages = true;
@@ -1156,7 +1156,7 @@ void complete_in_turn(std::atomic<bool> const& waiting, First first, Second seco
 }
 } // namespace
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_fiber_resumed_inside_its_joins_other_half_parks_for_it, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_fiber_resumed_inside_its_joins_other_half_parks_for_it, Policy, test::api_policies)
 {
     test::runs_without_hanging([] {
         test::pool<Policy> pool(test::threads(1));
@@ -1175,7 +1175,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_fiber_resumed_inside_its_joins_other_half_parks_
     }, 120s);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_fiber_resumed_inside_its_scopes_job_parks_for_it, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_fiber_resumed_inside_its_scopes_job_parks_for_it, Policy, test::api_policies)
 {
     test::runs_without_hanging([] {
         test::pool<Policy> pool(test::threads(1));
@@ -1211,7 +1211,7 @@ long parallel_sum(long lo, long hi)
 } // namespace
 
 // No job that blocks: plain joins beside an await are enough, with 2 workers.
-BOOST_AUTO_TEST_CASE_TEMPLATE(awaits_beside_parallel_joins_do_not_deadlock, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(awaits_beside_parallel_joins_do_not_deadlock, Policy, test::api_policies)
 {
     test::runs_without_hanging([] {
         test::pool<Policy> pool(test::threads(2));
@@ -1242,7 +1242,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(awaits_beside_parallel_joins_do_not_deadlock, Poli
 
 // --- Fiber stacks: size and guard pages (issue 13, item 5) ------------------------
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(fiber_stack_size_below_the_minimum_is_rejected, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(fiber_stack_size_below_the_minimum_is_rejected, Policy, test::api_policies)
 {
     for (std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{256}, fj::pool_options::min_fiber_stack_size - 1}) {
         fj::pool_options options = test::threads(1);
@@ -1310,7 +1310,7 @@ extern "C" int mprotect(void* address, std::size_t length, int protection) noexc
 // protected_fixedsize_stack ignored a failed mprotect (with NDEBUG) and
 // handed out the stack without its guard page. Now the allocation fails and
 // the future says why; the pool goes on.
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_guard_page_that_cannot_be_made_fails_the_allocation, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_guard_page_that_cannot_be_made_fails_the_allocation, Policy, test::api_policies)
 {
     fj::pool_options options = test::threads(1);
     options.fiber_guard_pages = true;
@@ -1481,7 +1481,7 @@ extern "C" int posix_memalign(void** memory, std::size_t alignment, std::size_t 
 // push used to run in a noexcept function, so a failure terminated. Now
 // spawn_future throws, the task is complete and cancelled (its callable
 // destroyed, never run), and nothing else changes.
-BOOST_AUTO_TEST_CASE_TEMPLATE(out_of_memory_in_spawn_future_throws_and_cancels, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(out_of_memory_in_spawn_future_throws_and_cancels, Policy, test::api_policies)
 {
     constexpr std::size_t attempts = 5000;
     for (bool from_worker : {false, true}) {
@@ -1538,7 +1538,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(out_of_memory_in_spawn_future_throws_and_cancels, 
 // set_value allocates nothing after the value is built, so out of memory
 // cannot strike between publishing the value and waking the fiber (it used
 // to: the unpark injected the fiber's job, and the injector allocates).
-BOOST_AUTO_TEST_CASE_TEMPLATE(set_value_wakes_a_parked_fiber_without_allocating, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(set_value_wakes_a_parked_fiber_without_allocating, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     fj::promise<int> p;
@@ -1630,7 +1630,7 @@ struct throwing_destructor {
 // clang rejected these (the task's destructor overrode a noexcept one with a
 // laxer specification); an exception from the callable's destructor becomes
 // the future's.
-BOOST_AUTO_TEST_CASE_TEMPLATE(callables_whose_destructor_may_throw, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(callables_whose_destructor_may_throw, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     BOOST_TEST(pool.spawn_future([t = throwing_destructor(false)] { return 1; }).get() == 1);
@@ -1658,7 +1658,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(callables_whose_destructor_may_throw, Policy, test
 // earlier tests) when it forks, and TSan ends a child of a threaded process
 // that starts a thread.
 #if !defined(BOOST_FORKJOIN_TSAN)
-BOOST_AUTO_TEST_CASE_TEMPLATE(futures_in_a_forked_child, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(futures_in_a_forked_child, Policy, test::api_policies)
 {
     test::child_result const r = test::run_in_child([] {
         test::pool<Policy> pool(test::threads(2));
@@ -1700,7 +1700,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(futures_in_a_forked_child, Policy, test::all_polic
 // later pool on this thread starts with an empty cache and its own settings.
 // A spawn_handler's thread goes on after run() returns: the stacks it
 // cached as a worker are freed then, not when the thread ends.
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_spawn_handlers_thread_keeps_no_stacks_after_run, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_spawn_handlers_thread_keeps_no_stacks_after_run, Policy, test::api_policies)
 {
     std::mutex mutex;
     std::size_t cached_at_exit_handlers = 0; // what the workers held as they stopped
@@ -1730,7 +1730,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_spawn_handlers_thread_keeps_no_stacks_after_run,
     BOOST_TEST(cached_after_run == none, boost::test_tools::per_element());
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_use_current_thread_pool_frees_the_stacks_it_cached_here, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_use_current_thread_pool_frees_the_stacks_it_cached_here, Policy, test::api_policies)
 {
     auto const& stacks = fj::detail::this_thread_stacks();
     BOOST_TEST(stacks.cached() == 0u);
@@ -1754,7 +1754,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_use_current_thread_pool_frees_the_stacks_it_cach
 // (or stolen by it) starts on a thread of the pool, which parks it and
 // resumes it after the holder has gone. This thread caches no stack: it ran
 // no fiber.
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_caller_slot_holder_starts_no_fiber, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_caller_slot_holder_starts_no_fiber, Policy, test::api_policies)
 {
     auto const& stacks = fj::detail::this_thread_stacks();
     BOOST_TEST(stacks.cached() == 0u);
@@ -1797,7 +1797,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_caller_slot_holder_starts_no_fiber, Policy, test
 // share, the task went (worker 0 starts no fiber) to worker 1's resume
 // queue, which only worker 1 pops, and nobody was worker 1 meanwhile: with
 // two threads this hung every run.
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_broadcast_share_waits_for_a_future_with_the_place_free, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_broadcast_share_waits_for_a_future_with_the_place_free, Policy, test::api_policies)
 {
     test::watchdog const hang_guard("a_broadcast_share_waits_for_a_future_with_the_place_free");
     fj::pool_options options = test::threads(2);

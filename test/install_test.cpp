@@ -32,7 +32,7 @@ long fib(int n)
 }
 } // namespace
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(install_runs_on_a_worker_and_returns, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(install_runs_on_a_worker_and_returns, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     auto const index = pool.install([] { return fj::current_thread_index(); });
@@ -45,7 +45,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(install_runs_on_a_worker_and_returns, Policy, test
 // What returns a reference returns it, as std::invoke does: install, join
 // (its second half run in place, or stolen and waited for), the scopes. A
 // result that is an rvalue reference stays one.
-BOOST_AUTO_TEST_CASE_TEMPLATE(results_by_reference_are_the_objects_referred_to, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(results_by_reference_are_the_objects_referred_to, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     int x = 0, y = 0;
@@ -88,7 +88,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(results_by_reference_are_the_objects_referred_to, 
     BOOST_TEST(y == 1);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(install_from_eight_outside_threads_at_once, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(install_from_eight_outside_threads_at_once, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     std::vector<long> results(8);
@@ -106,7 +106,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(install_from_eight_outside_threads_at_once, Policy
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(install_from_own_worker_runs_in_place, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(install_from_own_worker_runs_in_place, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     bool same = pool.install([&] {
@@ -116,7 +116,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(install_from_own_worker_runs_in_place, Policy, tes
     BOOST_TEST(same);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(cross_pool_install_keeps_the_caller_working, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(cross_pool_install_keeps_the_caller_working, Policy, test::api_policies)
 {
     test::pool<Policy> a(test::threads(2));
     fj::basic_thread_pool<fj::sleep::legacy> b(test::threads(2));
@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cross_pool_install_keeps_the_caller_working, Polic
         std::this_thread::yield();
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(exception_from_install_reaches_the_caller, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(exception_from_install_reaches_the_caller, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     test::pool<Policy> other(test::threads(1));
@@ -147,7 +147,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exception_from_install_reaches_the_caller, Policy,
 
 // rayon: mutual_install, mutual_install_sleepy. Two one-thread pools install
 // into each other: each waiting worker must run the other's install.
-BOOST_AUTO_TEST_CASE_TEMPLATE(mutual_install, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(mutual_install, Policy, test::api_policies)
 {
     test::watchdog const hang_guard("mutual_install");
     for (bool sleepy : {false, true}) {
@@ -181,7 +181,7 @@ fj::pool_options with_caller_slot(std::size_t n)
 
 // install from outside runs in place as worker 0, which has no thread of its
 // own; the pool made the others; the place is free again afterwards.
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_caller_slot_install_runs_on_the_caller_as_worker_0, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_caller_slot_install_runs_on_the_caller_as_worker_0, Policy, test::api_policies)
 {
     std::vector<std::thread> threads;
     std::vector<std::size_t> handed_out;
@@ -251,7 +251,7 @@ BOOST_AUTO_TEST_CASE(a_caller_slot_needs_two_threads_and_no_use_current_thread)
 // 0's deque, where only the pool's threads can find it once the holder
 // has gone (give_back_caller_slot hands it over). A lost hand-over leaves
 // a job for ever (the watchdog).
-BOOST_AUTO_TEST_CASE_TEMPLATE(callers_take_turns_and_leave_no_job_behind, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(callers_take_turns_and_leave_no_job_behind, Policy, test::api_policies)
 {
     test::watchdog const hang_guard("callers_take_turns_and_leave_no_job_behind");
     test::pool<Policy> pool(with_caller_slot(2));

@@ -117,7 +117,7 @@ private:
 // rayon-core's thread_pool::test::panic_thread_name: names are made on the
 // constructing thread, so a thread_name that throws is the constructor's
 // exception, and the workers already started are stopped first.
-BOOST_AUTO_TEST_CASE_TEMPLATE(thread_name_that_throws_is_the_constructors_exception, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(thread_name_that_throws_is_the_constructors_exception, Policy, test::api_policies)
 {
     std::atomic<int> started{0}, exited{0};
     fj::pool_options options = test::threads(10);
@@ -141,7 +141,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(thread_name_that_throws_is_the_constructors_except
 
 // rayon-core's test::handler_panics_handled_correctly: an exception from
 // start_handler or exit_handler goes to the panic handler.
-BOOST_AUTO_TEST_CASE_TEMPLATE(handler_exceptions_go_to_the_panic_handler, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(handler_exceptions_go_to_the_panic_handler, Policy, test::api_policies)
 {
     constexpr int n = 8;
     std::mutex m;
@@ -419,7 +419,7 @@ BOOST_AUTO_TEST_CASE(pool_destroyed_on_its_own_worker_says_so)
 // The review's case: `a` has one thread, which destroys `b` while b's job
 // waits for an install into `a` that only that thread can run.
 BOOST_AUTO_TEST_CASE_TEMPLATE(pool_destroyed_on_another_pools_worker_runs_that_pools_jobs, Policy,
-                              test::all_policies)
+                              test::api_policies)
 {
     test::runs_without_hanging([] {
         test::pool<Policy> a(test::threads(1));
@@ -435,7 +435,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(pool_destroyed_on_another_pools_worker_runs_that_p
 // With two threads, each destroys a pool whose job needs `a`: neither can
 // count on the other to run it.
 BOOST_AUTO_TEST_CASE_TEMPLATE(pools_destroyed_on_each_of_another_pools_workers_run_its_jobs, Policy,
-                              test::all_policies)
+                              test::api_policies)
 {
     test::runs_without_hanging([] {
         test::pool<Policy> a(test::threads(2));
@@ -450,7 +450,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(pools_destroyed_on_each_of_another_pools_workers_r
 
 // On a fiber (a spawn_future task) the destructor parks the fiber, and the
 // pool's last worker to leave unparks it.
-BOOST_AUTO_TEST_CASE_TEMPLATE(pool_destroyed_on_another_pools_fiber_parks_it, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(pool_destroyed_on_another_pools_fiber_parks_it, Policy, test::api_policies)
 {
     test::runs_without_hanging([] {
         test::pool<Policy> a(test::threads(1));
@@ -467,7 +467,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(pool_destroyed_on_another_pools_fiber_parks_it, Po
 
 // Idle pools, in a loop: their workers may all have left before the
 // destructor looks (nothing to wait for) or not, on a worker and on a fiber.
-BOOST_AUTO_TEST_CASE_TEMPLATE(idle_pools_destroyed_on_another_pools_worker, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(idle_pools_destroyed_on_another_pools_worker, Policy, test::api_policies)
 {
     test::runs_without_hanging([] {
         test::pool<Policy> a(test::threads(2));
@@ -489,7 +489,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(idle_pools_destroyed_on_another_pools_worker, Poli
 // In a child forked while pools run, those pools have no threads: using
 // them is a clear error, destroying them does not join, and the child exits
 // normally through the global pool's exit handler.
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_forked_child_cannot_use_the_parents_pools, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_forked_child_cannot_use_the_parents_pools, Policy, test::api_policies)
 {
     test::child_result const r = test::run_in_child([] {
         auto pool = std::make_unique<test::pool<Policy>>(test::threads(2));
@@ -608,7 +608,7 @@ struct forked_in_a_job {
 // the worker's deque. The loop used to look for fork() only on entering a
 // wait: the child ran the parent's job, then slept in the policy for ever.
 BOOST_AUTO_TEST_CASE_TEMPLATE(a_child_forked_in_a_job_that_returns_into_the_pool_terminates, Policy,
-                              test::all_policies)
+                              test::api_policies)
 {
     for (bool const installed : {false, true}) {
         test::child_result const r = test::run_in_child([installed] {
@@ -635,7 +635,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_child_forked_in_a_job_that_returns_into_the_pool
 // install as if nothing had happened, giving the place back through the
 // sleep policy's locks, copied from the parent.
 BOOST_AUTO_TEST_CASE_TEMPLATE(a_child_forked_by_a_caller_slot_holder_terminates_when_it_returns, Policy,
-                              test::all_policies)
+                              test::api_policies)
 {
     test::child_result const r = test::run_in_child([] {
         forked_in_a_job f;
@@ -926,7 +926,7 @@ BOOST_AUTO_TEST_CASE(exit_inside_an_in_place_scope_runs_its_jobs_and_exits)
 // the exiting thread, with in_place_scopes nested across two pools:
 // each pool's destructor ends its own scope under the body, and
 // the jobs of both run.
-BOOST_AUTO_TEST_CASE_TEMPLATE(exit_inside_nested_in_place_scopes_of_static_pools, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(exit_inside_nested_in_place_scopes_of_static_pools, Policy, test::api_policies)
 {
     test::child_result const r = test::run_in_child(
         [] {
@@ -1045,7 +1045,7 @@ thread_local int thread_tag = 0;
 
 // rayon-core's test::cleared_current_thread: each worker runs on a thread
 // the handler made, and is no worker any more once run() has returned.
-BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_creates_every_worker, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_creates_every_worker, Policy, test::api_policies)
 {
     constexpr std::size_t n = 5;
     std::vector<std::thread> threads;
@@ -1081,7 +1081,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_creates_every_worker, Policy, test::
 
 // rayon-core's tests/scoped_threadpool.rs (spawn_scoped_tls_threadpool,
 // build_scoped_tls_threadpool and missing_scoped_tls): the handler sets up per-thread state before run().
-BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_sets_up_thread_local_state, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_sets_up_thread_local_state, Policy, test::api_policies)
 {
     std::vector<std::thread> threads;
     fj::pool_options options = test::threads(3);
@@ -1107,7 +1107,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_sets_up_thread_local_state, Policy, 
 
 // A handler that fails is the constructor's exception; it is not called
 // again after the failure, and the workers it had started are stopped.
-BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_failure_is_the_constructors_exception, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_failure_is_the_constructors_exception, Policy, test::api_policies)
 {
     std::vector<std::thread> threads;
     int calls = 0;
@@ -1184,7 +1184,7 @@ BOOST_AUTO_TEST_CASE(stack_overflow_crash)
 
 // The handler may keep the builders and run them later, on threads it makes
 // once the pool exists (a thread pool of its own, say).
-BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_may_run_workers_later, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_may_run_workers_later, Policy, test::api_policies)
 {
     std::vector<fj::thread_builder> parked;
     fj::pool_options options = test::threads(3);
@@ -1252,7 +1252,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(workers_wait_at_the_start_gate_until_every_worker_
         t.join();
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_misuse_is_a_clear_error, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_handler_misuse_is_a_clear_error, Policy, test::api_policies)
 {
     // Drops the builder: the pool would be a worker short.
     fj::pool_options dropping = test::threads(2);
@@ -1302,7 +1302,7 @@ BOOST_AUTO_TEST_CASE(builder_dropped_after_the_pool_was_built_terminates)
 // --- use_current_thread: the constructing thread is worker 0 ----------------------
 
 // rayon-core's tests/use_current_thread.rs.
-BOOST_AUTO_TEST_CASE_TEMPLATE(use_current_thread_basic, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(use_current_thread_basic, Policy, test::api_policies)
 {
     std::vector<std::thread> threads;
     fj::pool_options options = test::threads(2);
@@ -1345,7 +1345,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(use_current_thread_basic, Policy, test::all_polici
 }
 
 // What the pool's functions do from worker 0, and which handlers run.
-BOOST_AUTO_TEST_CASE_TEMPLATE(use_current_thread_works_from_worker_0, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(use_current_thread_works_from_worker_0, Policy, test::api_policies)
 {
     std::atomic<int> started{0}, exited{0}, started_0{0};
     fj::pool_options options = test::threads(3);
@@ -1386,7 +1386,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(use_current_thread_works_from_worker_0, Policy, te
 
 // With one thread, the pool's only worker runs jobs only when it waits in
 // the pool or yields; its destructor runs whatever is left.
-BOOST_AUTO_TEST_CASE_TEMPLATE(use_current_thread_destructor_runs_what_is_left, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(use_current_thread_destructor_runs_what_is_left, Policy, test::api_policies)
 {
     fj::pool_options options = test::threads(1);
     options.use_current_thread = true;
@@ -1405,7 +1405,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(use_current_thread_destructor_runs_what_is_left, P
 
 // A broadcast from another thread needs worker 0's share: it completes once
 // worker 0 yields to the pool.
-BOOST_AUTO_TEST_CASE_TEMPLATE(use_current_thread_broadcast_waits_for_worker_0, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(use_current_thread_broadcast_waits_for_worker_0, Policy, test::api_policies)
 {
     fj::pool_options options = test::threads(2);
     options.use_current_thread = true;

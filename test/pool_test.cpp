@@ -22,7 +22,7 @@ namespace fj = boost::forkjoin;
 using namespace std::chrono_literals;
 
 // rayon: check_config_build, check_thread_pool_new, default_pool.
-BOOST_AUTO_TEST_CASE_TEMPLATE(one_thread_pool_works, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(one_thread_pool_works, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     BOOST_TEST(pool.num_threads() == 1u);
@@ -30,7 +30,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(one_thread_pool_works, Policy, test::all_policies)
     BOOST_TEST(a + b == 3);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(absurd_thread_count_is_a_clear_error, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(absurd_thread_count_is_a_clear_error, Policy, test::api_policies)
 {
     for (std::size_t n : {std::size_t{1} << 20, static_cast<std::size_t>(-1)}) {
         try {
@@ -96,7 +96,7 @@ BOOST_AUTO_TEST_CASE(the_default_count_gives_way_to_the_policys_limit)
 
 // rayon: start_callback_called, exit_callback_called, configuration, and
 // workers_stop (every worker has left: its exit handler ran).
-BOOST_AUTO_TEST_CASE_TEMPLATE(handlers_and_names, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(handlers_and_names, Policy, test::api_policies)
 {
     std::mutex m;
     std::set<std::size_t> started, exited;
@@ -142,7 +142,7 @@ BOOST_AUTO_TEST_CASE(build_global_twice_throws)
 }
 
 // rayon: worker_thread_index.
-BOOST_AUTO_TEST_CASE_TEMPLATE(thread_queries, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(thread_queries, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(3));
     BOOST_TEST(!fj::current_thread_index());
@@ -155,7 +155,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(thread_queries, Policy, test::all_policies)
     });
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(yield_runs_pending_jobs, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(yield_runs_pending_jobs, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     pool.install([] {
@@ -168,7 +168,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(yield_runs_pending_jobs, Policy, test::all_policie
     });
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(breadth_first_takes_own_jobs_oldest_first, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(breadth_first_takes_own_jobs_oldest_first, Policy, test::api_policies)
 {
     fj::pool_options options = test::threads(1);
     options.breadth_first = true;

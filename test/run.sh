@@ -175,32 +175,35 @@ run_check debug_build_warnings debug_build_warnings
 # error:" line (a static_assert's sentence, or the call a concept rejected),
 # the diagnostic must point at the program's own line (the user's call, not
 # only a header in detail/), and each "// expected note:" text must appear.
+compile_fails_as_expected() {
+    local f=$1 output expected first note
+    expected=$(sed -n 's|^// expected error: ||p' "$f")
+    if [ -z "$expected" ]; then
+        echo "$f has no '// expected error:' line"
+        return 1
+    fi
+    if output=$(g++ -std=c++20 -fsyntax-only -Iinclude "$f" 2>&1); then
+        echo "$f compiled"
+        return 1
+    fi
+    first=$(grep -m1 'error:' <<<"$output")
+    if ! grep -qF "$expected" <<<"$first" || ! grep -qE "^$f:[0-9]+:" <<<"$output"; then
+        echo "$f failed to compile, but its first error is not '$expected' at its own line:"
+        echo "$output" | head -n 20
+        return 1
+    fi
+    while IFS= read -r note; do
+        if ! grep -qF "$note" <<<"$output"; then
+            echo "$f: the diagnostic does not mention '$note':"
+            echo "$output" | head -n 40
+            return 1
+        fi
+    done < <(sed -n 's|^// expected note: ||p' "$f")
+}
+export -f compile_fails_as_expected
+# One compiler per CPU: each program parses the whole library.
 compile_time_errors() {
-    local f output expected first note
-    for f in test/compile_fail/*.cpp; do
-        expected=$(sed -n 's|^// expected error: ||p' "$f")
-        if [ -z "$expected" ]; then
-            echo "$f has no '// expected error:' line"
-            return 1
-        fi
-        if output=$(g++ -std=c++20 -fsyntax-only -Iinclude "$f" 2>&1); then
-            echo "$f compiled"
-            return 1
-        fi
-        first=$(grep -m1 'error:' <<<"$output")
-        if ! grep -qF "$expected" <<<"$first" || ! grep -qE "^$f:[0-9]+:" <<<"$output"; then
-            echo "$f failed to compile, but its first error is not '$expected' at its own line:"
-            echo "$output" | head -n 20
-            return 1
-        fi
-        while IFS= read -r note; do
-            if ! grep -qF "$note" <<<"$output"; then
-                echo "$f: the diagnostic does not mention '$note':"
-                echo "$output" | head -n 40
-                return 1
-            fi
-        done < <(sed -n 's|^// expected note: ||p' "$f")
-    done
+    printf '%s\n' test/compile_fail/*.cpp | xargs -P "$jobs" -I{} bash -c 'compile_fails_as_expected "$1"' _ {}
 }
 run_check compile_time_errors compile_time_errors
 

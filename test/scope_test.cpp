@@ -28,7 +28,7 @@
 
 namespace fj = boost::forkjoin;
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(ten_thousand_spawns_all_finish_before_the_scope_returns, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(ten_thousand_spawns_all_finish_before_the_scope_returns, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     std::vector<int> hits(10'000, 0);
@@ -42,7 +42,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(ten_thousand_spawns_all_finish_before_the_scope_re
         BOOST_REQUIRE(h == 1);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(spawns_can_spawn_and_the_scope_waits_for_all, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawns_can_spawn_and_the_scope_waits_for_all, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(3));
     std::atomic<int> count{0};
@@ -57,14 +57,14 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(spawns_can_spawn_and_the_scope_waits_for_all, Poli
     BOOST_TEST(count.load() == (2187 * 3 - 1) / 2); // 1 + 3 + ... + 3^7
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(scope_returns_the_body_result, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(scope_returns_the_body_result, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     int const r = pool.install([] { return fj::scope([](fj::lifo_scope&) { return 7; }); });
     BOOST_TEST(r == 7);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(scope_fifo_runs_one_threads_spawns_in_order, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(scope_fifo_runs_one_threads_spawns_in_order, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     std::vector<int> order;
@@ -79,7 +79,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(scope_fifo_runs_one_threads_spawns_in_order, Polic
         BOOST_TEST(order[static_cast<std::size_t>(i)] == i);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(lifo_scope_on_one_thread_runs_newest_first, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(lifo_scope_on_one_thread_runs_newest_first, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     std::vector<int> order;
@@ -94,7 +94,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(lifo_scope_on_one_thread_runs_newest_first, Policy
     BOOST_TEST(order.back() == 0);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(in_place_scope_runs_the_body_on_the_caller, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(in_place_scope_runs_the_body_on_the_caller, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     auto const caller = std::this_thread::get_id();
@@ -117,7 +117,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(in_place_scope_runs_the_body_on_the_caller, Policy
     BOOST_TEST(done.load() == 200);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(exception_in_a_spawned_job_is_rethrown_after_all_finish, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(exception_in_a_spawned_job_is_rethrown_after_all_finish, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     std::atomic<int> finished{0};
@@ -135,7 +135,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exception_in_a_spawned_job_is_rethrown_after_all_f
     BOOST_TEST(finished.load() == 990);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(exception_in_the_body_waits_for_the_jobs, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(exception_in_the_body_waits_for_the_jobs, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     std::atomic<int> finished{0};
@@ -202,7 +202,7 @@ void spawn_captures(Scope& s, std::atomic<int>& destroyed, int count)
 // Regression (issue 10, bug 1): a spawned closure was destroyed after the
 // scope's count dropped, so the scope could return and its caller free what
 // the closure's captures refer to while they were still being destroyed.
-BOOST_AUTO_TEST_CASE_TEMPLATE(spawned_closures_are_destroyed_before_the_scope_returns, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawned_closures_are_destroyed_before_the_scope_returns, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     constexpr int count = 8;
@@ -236,7 +236,7 @@ struct hello : std::runtime_error {
 } // namespace
 
 // rayon: scope_empty.
-BOOST_AUTO_TEST_CASE_TEMPLATE(scope_empty, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(scope_empty, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     pool.install([] { fj::scope([](fj::lifo_scope&) {}); });
@@ -244,7 +244,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(scope_empty, Policy, test::all_policies)
 }
 
 // rayon: scope_two.
-BOOST_AUTO_TEST_CASE_TEMPLATE(scope_two, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(scope_two, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     std::atomic<int> counter{0};
@@ -270,7 +270,7 @@ void divide_and_conquer(fj::lifo_scope& s, std::atomic<int>& counter, int size)
 } // namespace
 
 // rayon: scope_divide_and_conquer.
-BOOST_AUTO_TEST_CASE_TEMPLATE(scope_divide_and_conquer, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(scope_divide_and_conquer, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(3));
     std::atomic<int> counter{0};
@@ -320,7 +320,7 @@ tree random_tree(int depth, std::mt19937& rng)
 } // namespace
 
 // rayon: update_tree.
-BOOST_AUTO_TEST_CASE_TEMPLATE(update_tree, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(update_tree, Policy, test::api_policies)
 {
     std::mt19937 rng(12345);
     tree t = random_tree(10, rng);
@@ -354,7 +354,7 @@ void the_final_countdown(fj::lifo_scope& s, char const* bottom, std::atomic<std:
 
 // rayon: linear_stack_growth. A chain of jobs each spawning the next must not
 // nest on the stack: 500 links use the stack 5 links do (rayon allows 10%).
-BOOST_AUTO_TEST_CASE_TEMPLATE(linear_stack_growth, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(linear_stack_growth, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     auto const [depth_5, depth_500] = pool.install([] {
@@ -371,7 +371,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(linear_stack_growth, Policy, test::all_policies)
 }
 
 // rayon: panic_propagate_nested_spawn.
-BOOST_AUTO_TEST_CASE_TEMPLATE(panic_propagate_nested_spawn, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(panic_propagate_nested_spawn, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     BOOST_CHECK_THROW(pool.install([] {
@@ -385,7 +385,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(panic_propagate_nested_spawn, Policy, test::all_po
 }
 
 // rayon: panic_propagate_nested_scope_spawn.
-BOOST_AUTO_TEST_CASE_TEMPLATE(panic_propagate_nested_scope_spawn, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(panic_propagate_nested_scope_spawn, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     BOOST_CHECK_THROW(pool.install([] {
@@ -398,7 +398,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(panic_propagate_nested_scope_spawn, Policy, test::
 
 // rayon: panic_propagate_still_execute_1 to _4: an exception, from a job or
 // from the body, does not stop the other jobs nor the rest of the body.
-BOOST_AUTO_TEST_CASE_TEMPLATE(panic_propagate_still_execute, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(panic_propagate_still_execute, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     for (int variant = 1; variant <= 4; ++variant) {
@@ -510,20 +510,20 @@ std::vector<int> mixed_scope_order(Outer run_outer, Inner run_inner)
 } // namespace
 
 // rayon: lifo_order. Without stealing, a scope runs its jobs newest first.
-BOOST_AUTO_TEST_CASE_TEMPLATE(lifo_order, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(lifo_order, Policy, test::api_policies)
 {
     BOOST_TEST(nested_spawn_order<Policy>(lifo) == counting(99, -1, -1));
 }
 
 // rayon: fifo_order. Without stealing, a fifo scope runs its jobs oldest first.
-BOOST_AUTO_TEST_CASE_TEMPLATE(fifo_order, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(fifo_order, Policy, test::api_policies)
 {
     BOOST_TEST(nested_spawn_order<Policy>(fifo) == counting(0, 100));
 }
 
 // rayon: nested_lifo_order, nested_fifo_order, nested_lifo_fifo_order,
 // nested_fifo_lifo_order.
-BOOST_AUTO_TEST_CASE_TEMPLATE(nested_scope_orders, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(nested_scope_orders, Policy, test::api_policies)
 {
     BOOST_TEST(nested_scope_order<Policy>(lifo, lifo) == counting(99, -1, -1));
     BOOST_TEST(nested_scope_order<Policy>(fifo, fifo) == counting(0, 100));
@@ -534,7 +534,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(nested_scope_orders, Policy, test::all_policies)
 // rayon: mixed_lifo_order, mixed_fifo_order, mixed_lifo_fifo_order,
 // mixed_fifo_lifo_order. The end of the inner scope runs some of the outer
 // scope's jobs before all are spawned, hence the interleaving.
-BOOST_AUTO_TEST_CASE_TEMPLATE(mixed_scope_orders, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(mixed_scope_orders, Policy, test::api_policies)
 {
     BOOST_TEST(mixed_scope_order<Policy>(lifo, lifo) == (std::vector<int>{-3, 2, -2, 1, -1, 3, 0}));
     BOOST_TEST(mixed_scope_order<Policy>(fifo, fifo) == (std::vector<int>{-1, 0, -2, 1, -3, 2, 3}));
@@ -548,7 +548,7 @@ std::size_t triangle(std::size_t n) { return n * (n - 1) / 2; }
 } // namespace
 
 // rayon: scope_spawn_broadcast, scope_fifo_spawn_broadcast.
-BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(3));
     for (bool use_fifo : {false, true}) {
@@ -564,7 +564,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast, Policy, test::all_policies)
 }
 
 // rayon: scope_spawn_broadcast_nested. Each worker's job broadcasts again.
-BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast_nested, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast_nested, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(3));
     std::atomic<std::size_t> sum{0};
@@ -579,7 +579,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast_nested, Policy, test::all_po
 
 // rayon: scope_spawn_broadcast_barrier. The body, on a thread outside the
 // pool, meets all 7 workers at a barrier: they run while the body runs.
-BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast_barrier, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast_barrier, Policy, test::api_policies)
 {
     test::watchdog const hang_guard("scope_spawn_broadcast_barrier");
     std::barrier<> barrier(8);
@@ -596,7 +596,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast_barrier, Policy, test::all_p
 // pool's own spawn_broadcast is, instead of queueing jobs that nobody will
 // run (the scope waited for them for ever before).
 BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast_in_an_exit_handler_throws_pool_terminated, Policy,
-                              test::all_policies)
+                              test::api_policies)
 {
     test::watchdog const hang_guard("scope_spawn_broadcast_in_an_exit_handler");
     std::atomic<int> refused{0}, ran{0};
@@ -616,7 +616,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast_in_an_exit_handler_throws_po
 }
 
 // rayon: scope_spawn_broadcast_panic_one, scope_spawn_broadcast_panic_many.
-BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast_panic, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast_panic, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(7));
     for (bool many : {false, true}) {
@@ -636,7 +636,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(scope_spawn_broadcast_panic, Policy, test::all_pol
 // Regression (issue 10, bug 1) for spawn_broadcast: the function is
 // destroyed before the scope can end.
 BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_broadcast_function_is_destroyed_before_the_scope_returns, Policy,
-                              test::all_policies)
+                              test::api_policies)
 {
     test::pool<Policy> pool(test::threads(3));
     for (int round = 0; round < 5; ++round) {
@@ -668,7 +668,7 @@ void quick_sort(std::span<int> v)
 } // namespace
 
 // rayon: scope_join.
-BOOST_AUTO_TEST_CASE_TEMPLATE(scope_join, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(scope_join, Policy, test::api_policies)
 {
     std::vector<int> v = counting(255, -1, -1);
     test::pool<Policy> pool(test::threads(2));
@@ -679,7 +679,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(scope_join, Policy, test::all_policies)
 // --- Ported from rayon-core 1.10.1, src/thread_pool/test.rs: the scopes of a pool
 
 // rayon: scope_lifo_order, scope_fifo_order (pool.scope, pool.scope_fifo).
-BOOST_AUTO_TEST_CASE_TEMPLATE(pool_scope_order, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(pool_scope_order, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     for (bool use_fifo : {false, true}) {
@@ -721,7 +721,7 @@ void nest(Pools& pools, std::size_t next, Scopes& scopes, std::atomic<int>& coun
 } // namespace
 
 // rayon: nested_scopes, nested_fifo_scopes. Ten one-thread pools.
-BOOST_AUTO_TEST_CASE_TEMPLATE(nested_scopes_of_ten_pools, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(nested_scopes_of_ten_pools, Policy, test::api_policies)
 {
     test::watchdog const hang_guard("nested_scopes_of_ten_pools");
     std::vector<std::unique_ptr<test::pool<Policy>>> pools;
@@ -739,7 +739,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(nested_scopes_of_ten_pools, Policy, test::all_poli
 // rayon: in_place_scope_no_deadlock, in_place_scope_fifo_no_deadlock. The
 // body runs here, not on the pool's only worker, which is free to run the
 // job the body waits for.
-BOOST_AUTO_TEST_CASE_TEMPLATE(in_place_scope_no_deadlock, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(in_place_scope_no_deadlock, Policy, test::api_policies)
 {
     test::watchdog const hang_guard("in_place_scope_no_deadlock");
     test::pool<Policy> pool(test::threads(1));
@@ -760,7 +760,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(in_place_scope_no_deadlock, Policy, test::all_poli
 // pool.in_place_scope from a worker of another pool: the worker waits as a
 // worker of its own pool, which may be the only one able to run what the
 // scope's jobs wait for.
-BOOST_AUTO_TEST_CASE_TEMPLATE(in_place_scope_from_another_pools_worker, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(in_place_scope_from_another_pools_worker, Policy, test::api_policies)
 {
     test::watchdog const hang_guard("in_place_scope_from_another_pools_worker");
     test::pool<Policy> pool1(test::threads(1));
@@ -780,7 +780,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(in_place_scope_from_another_pools_worker, Policy, 
 }
 
 // in_place_scope_fifo, free: the body runs on the caller, the jobs in order.
-BOOST_AUTO_TEST_CASE_TEMPLATE(in_place_scope_fifo_runs_in_order, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(in_place_scope_fifo_runs_in_order, Policy, test::api_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     std::vector<int> order;

@@ -25,7 +25,7 @@
 namespace fj = boost::forkjoin;
 using namespace std::chrono_literals;
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_fifo_runs_in_order_on_a_one_thread_pool, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_fifo_runs_in_order_on_a_one_thread_pool, Policy, test::api_policies)
 {
     std::vector<int> order;
     {
@@ -44,7 +44,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_fifo_runs_in_order_on_a_one_thread_pool, Pol
         BOOST_TEST(order[static_cast<std::size_t>(i)] == i);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(destroying_a_busy_pool_waits_for_spawned_jobs, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(destroying_a_busy_pool_waits_for_spawned_jobs, Policy, test::api_policies)
 {
     std::atomic<int> done{0};
     {
@@ -61,7 +61,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(destroying_a_busy_pool_waits_for_spawned_jobs, Pol
 }
 
 // rayon: sleeper_stop.
-BOOST_AUTO_TEST_CASE_TEMPLATE(destroying_an_idle_pool_joins_quickly, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(destroying_an_idle_pool_joins_quickly, Policy, test::api_policies)
 {
     for (int i = 0; i < 20; ++i) {
         test::pool<Policy> pool(test::threads(3));
@@ -71,7 +71,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(destroying_an_idle_pool_joins_quickly, Policy, tes
     BOOST_TEST(true);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(exception_in_a_spawned_job_goes_to_the_panic_handler, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(exception_in_a_spawned_job_goes_to_the_panic_handler, Policy, test::api_policies)
 {
     std::atomic<int> panics{0};
     fj::pool_options options = test::threads(2);
@@ -85,7 +85,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exception_in_a_spawned_job_goes_to_the_panic_handl
     BOOST_TEST(panics.load() == 11);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_from_a_job_running_during_destruction_is_accepted, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(spawn_from_a_job_running_during_destruction_is_accepted, Policy, test::api_policies)
 {
     std::atomic<int> done{0};
     {
@@ -122,7 +122,7 @@ private:
 // 10, bug 1, for spawn): its destructor still runs inside the pool's
 // lifetime, so it may use the pool. Before, the job released the pool first,
 // and a spawn from the destructor of a pool being destroyed terminated.
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_spawned_closure_is_destroyed_before_its_job_finishes, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_spawned_closure_is_destroyed_before_its_job_finishes, Policy, test::api_policies)
 {
     std::atomic<int> done{0};
     {
@@ -162,7 +162,7 @@ BOOST_AUTO_TEST_CASE(spawn_then_join_outside_worker)
 
 // rayon: custom_panic_handler_and_nested_spawn. Jobs spawned by a spawned
 // job use its pool's panic handler.
-BOOST_AUTO_TEST_CASE_TEMPLATE(custom_panic_handler_and_nested_spawn, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(custom_panic_handler_and_nested_spawn, Policy, test::api_policies)
 {
     test::channel<std::string> panics;
     fj::pool_options options = test::threads(2);
@@ -234,7 +234,7 @@ auto const fifo = [](auto job) { fj::spawn_fifo(std::move(job)); };
 // rayon: lifo_order, fifo_order, lifo_fifo_order, fifo_lifo_order. Without
 // stealing, a worker runs its spawns newest first, its spawn_fifos oldest
 // first.
-BOOST_AUTO_TEST_CASE_TEMPLATE(nested_spawn_orders, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(nested_spawn_orders, Policy, test::api_policies)
 {
     BOOST_TEST(nested_order<Policy>(lifo, lifo) == test::tens_then_units(true, true));
     BOOST_TEST(nested_order<Policy>(fifo, fifo) == test::tens_then_units(false, false));
@@ -243,7 +243,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(nested_spawn_orders, Policy, test::all_policies)
 }
 
 // rayon: mixed_lifo_fifo_order, mixed_fifo_lifo_order.
-BOOST_AUTO_TEST_CASE_TEMPLATE(mixed_spawn_orders, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(mixed_spawn_orders, Policy, test::api_policies)
 {
     BOOST_TEST(mixed_order<Policy>(lifo, fifo) == (std::vector<int>{3, -1, 2, -2, 1, -3, 0}));
     BOOST_TEST(mixed_order<Policy>(fifo, lifo) == (std::vector<int>{0, -3, 1, -2, 2, -1, 3}));
@@ -252,7 +252,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(mixed_spawn_orders, Policy, test::all_policies)
 // --- Ported from rayon-core 1.10.1, src/thread_pool/test.rs: a pool's spawns
 
 // rayon: spawn_lifo_order, spawn_fifo_order (pool.spawn from its own worker).
-BOOST_AUTO_TEST_CASE_TEMPLATE(pool_spawn_order, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(pool_spawn_order, Policy, test::api_policies)
 {
     for (bool use_fifo : {false, true}) {
         test::channel<int> channel;
