@@ -126,14 +126,20 @@ future<when_any_result<T>> when_any(std::vector<future<T>> inputs)
 
 // The same for futures of one type given one by one.
 template <class T, class... More>
-    requires(std::is_same_v<More, T> && ...)
 future<when_any_result<T>> when_any(future<T> first, future<More>... more)
 {
-    std::vector<future<T>> inputs;
-    inputs.reserve(1 + sizeof...(More));
-    inputs.push_back(std::move(first));
-    (inputs.push_back(std::move(more)), ...);
-    return forkjoin::when_any(std::move(inputs));
+    static_assert((std::is_same_v<More, T> && ...),
+                  "boost::forkjoin::when_any(f...): the futures must have one value type, the type of the "
+                  "result's value (for futures of different types, use when_all, or futures of a std::variant)");
+    if constexpr ((std::is_same_v<More, T> && ...)) {
+        std::vector<future<T>> inputs;
+        inputs.reserve(1 + sizeof...(More));
+        inputs.push_back(std::move(first));
+        (inputs.push_back(std::move(more)), ...);
+        return forkjoin::when_any(std::move(inputs));
+    } else {
+        return {}; // not reached: the static_assert above has failed
+    }
 }
 
 } // namespace boost::forkjoin
