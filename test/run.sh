@@ -120,12 +120,17 @@ run_counted_check() {
     if ((bad > 0)); then tail -n 40 "$log"; fi
 }
 
+# How long each build took, on stderr: the suite's time is mostly compiling.
+build_time() { printf '%-28s built in %4ds\n' "$1" $((SECONDS - $2)) >&2; }
+
 echo "building tests and examples with b2 -j$jobs" >&2
+build_start=$SECONDS
 if ! b2 -j"$jobs" test//stage example//stage >"$log_dir/b2.log" 2>&1; then
     tail -n 60 "$log_dir/b2.log"
     echo "0 passed, 1 failed"
     exit 1
 fi
+build_time "tests and examples" "$build_start"
 
 # The core's Boost.Test programs also run under TSan and ASan+UBSan, and so
 # does the future test, on Boost.Context's ucontext back end (the one that
@@ -144,7 +149,9 @@ run_check global_pool_exit build/test/global_exit_test
 # disagree most.
 if wanted 'clang'; then
     echo "building the clang variant with b2 -j$jobs" >&2
+    build_start=$SECONDS
     if b2 -j"$jobs" toolset=clang-14 test//stage-clang >"$log_dir/b2-clang.log" 2>&1; then
+        build_time "clang variant" "$build_start"
         run_boost_test clang_future build/test-clang/future_test 600
     else
         tail -n 60 "$log_dir/b2-clang.log"
@@ -227,7 +234,9 @@ run_check cmake_find_package cmake_consumer
 # The same tests under ThreadSanitizer and AddressSanitizer+UBSan.
 if wanted 'tsan|asan'; then
     echo "building sanitizer variants with b2 -j$jobs" >&2
+    build_start=$SECONDS
     if b2 -j"$jobs" test//stage-tsan test//stage-asan >"$log_dir/b2-sanitizers.log" 2>&1; then
+        build_time "sanitizer variants" "$build_start"
         for t in "${sanitized_tests[@]}"; do
             run_boost_test "tsan_$t" "build/test-tsan/${t}_test" 300
             run_boost_test "asan_$t" "build/test-asan/${t}_test" 300
