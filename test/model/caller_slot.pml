@@ -1,9 +1,10 @@
 /*
  * caller_slot.pml -- Promela model of worker 0's place in a pool with a
  * caller slot (pool_options::caller_slot; registry_base::try_take_caller_slot,
- * give_back_caller_slot, free_caller_slot, inject_broadcast,
- * vacant_slot_has_work and run_vacant_slot_broadcasts in
- * include/boost/forkjoin/detail/registry_base.hpp).
+ * give_back_caller_slot, free_caller_slot, vacant_slot_has_work and
+ * run_vacant_slot_broadcasts in include/boost/forkjoin/detail/caller_slot.hpp,
+ * the place's word in detail/caller_slot_state.hpp, inject_broadcast in
+ * detail/registry_base.hpp).
  *
  * Run through test/model/check.sh, or by hand:
  *   spin -a [-DNESTED] [-DMUTANT_xxx] caller_slot.pml && gcc -O2 -DSAFETY -o pan pan.c && ./pan
@@ -123,7 +124,7 @@
 #define NOTHING     2  /* never looks */
 #define WAIT_SHARE1 3  /* NESTED: waits outside the pool until a share 1 ran */
 
-byte place = FREE;  /* caller_slot_state_ */
+byte place = FREE;  /* caller_slot_state::state_ */
 byte q0 = 0;        /* worker 0's queue: PLAIN0 shares */
 bit  q0_nest = 0;   /* worker 0's queue: the NEST0 share */
 byte q0_inner = 0;  /* worker 0's queue: nested shares */

@@ -1,6 +1,6 @@
 /*
  * A fiber that waits for a latch parked (worker_thread::park_fiber_until and
- * unpark_fiber_waiting_for in include/boost/forkjoin/detail/registry_base.hpp,
+ * unpark_fiber_waiting_for in include/boost/forkjoin/detail/worker_thread.hpp,
  * the task's states in detail/fiber_task.hpp), statement by statement.
  *
  *   fiber (on its home worker), for each of two latches at ONE address:

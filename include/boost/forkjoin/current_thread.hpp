@@ -8,6 +8,7 @@
 // yielding to it.
 
 #include <boost/forkjoin/detail/registry_base.hpp>
+#include <boost/forkjoin/detail/worker_search.hpp>
 #include <boost/forkjoin/global_pool.hpp>
 
 #include <cstddef>

@@ -73,7 +73,7 @@ inline void reset_global_pool_mutex_in_child() noexcept { new (&global_pool_mute
 
 inline void watch_global_pool_mutex_for_fork() noexcept
 {
-    // See watch_for_fork (registry_base.hpp) for why not a static local.
+    // See watch_for_fork (fork_handling.hpp) for why not a static local.
     static constinit std::atomic<bool> registered{false};
     if (!registered.exchange(true, std::memory_order_relaxed))
         pthread_atfork(nullptr, nullptr, &reset_global_pool_mutex_in_child);
@@ -82,7 +82,7 @@ inline void watch_global_pool_mutex_for_fork() noexcept
 // Whether shut_down_global_pool is registered with atexit. Guarded by
 // global_pool_mutex, and not a static local: a fork() while another thread
 // ran a static local's initializer would leave the child waiting on its
-// guard for ever (watch_for_fork, registry_base.hpp, says the same). A child
+// guard for ever (watch_for_fork, fork_handling.hpp, says the same). A child
 // forked in between a registration and this flag registers the handler a
 // second time, which shut_down_global_pool's own flag makes harmless.
 inline constinit bool global_pool_exit_handler_registered = false;

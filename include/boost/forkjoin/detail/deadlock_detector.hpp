@@ -19,7 +19,7 @@
 // runs with the lock held, as in rayon; it must hand the news to a thread
 // outside the pool (the registry ends the program, with a message, on a
 // call from the handler back into the pool, which would take the lock again:
-// registry_base::refuse_calls_from_deadlock_handler).
+// pool_handlers::refuse_calls_from_deadlock_handler).
 
 #include <cstddef>
 #include <functional>
@@ -80,7 +80,7 @@ public:
 
 private:
     // The registry hands policies a handler that routes its own exceptions
-    // to the panic handler (registry_base::guarded_deadlock_handler), so
+    // to the panic handler (pool_handlers::guarded_deadlock_handler), so
     // none escapes into the sleep path from here.
     void check()
     {

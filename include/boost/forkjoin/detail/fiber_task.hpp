@@ -37,6 +37,7 @@
 // (worker_thread::park_fiber_until; running_fiber.hpp says why the worker
 // must not wait in its place).
 
+#include <boost/forkjoin/detail/caller_slot.hpp>
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/count_latch.hpp>
 #include <boost/forkjoin/detail/fiber_exceptions.hpp>

@@ -5,7 +5,7 @@
 #define BOOST_FORKJOIN_DETAIL_FORK_GENERATION_HPP
 
 // How many fork()s made this process, as counted in each child by a
-// pthread_atfork handler (registry_base.hpp registers it). An object that
+// pthread_atfork handler (fork_handling.hpp registers it). An object that
 // holds a mutex or condition variable its owner may block on records the
 // count when it is built; in a child, one built under an older count was
 // copied from the parent, where threads that do not exist here may hold or

@@ -10,6 +10,7 @@
 // concept.
 
 #include <boost/forkjoin/detail/registry_base.hpp>
+#include <boost/forkjoin/detail/worker_search.hpp>
 #include <boost/forkjoin/sleep_policy.hpp>
 
 #include <boost/core/demangle.hpp>
@@ -143,7 +144,7 @@ private:
         // The last block of this idle period ended with a notification and
         // no work has been found since.
         bool woke_without_work = false;
-        idle_period const counted(*this);
+        idle_period const counted(idle());
         // An lvalue, as the sleep_policy concept checks it: a policy may take
         // it by `F&`, by `F const&`, by `F&&` (forwarding) or by value.
         auto const has_injected_jobs = [&worker] { return worker.has_injected_jobs(); };

@@ -7,6 +7,7 @@
 // Getting work into a registry: install (run and wait) and spawn (run
 // later, nobody waits). Shared by basic_thread_pool and the free functions.
 
+#include <boost/forkjoin/detail/caller_slot.hpp>
 #include <boost/forkjoin/detail/job.hpp>
 #include <boost/forkjoin/detail/lock_latch.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
