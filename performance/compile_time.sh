@@ -29,10 +29,17 @@ done
 [[ "$reps" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "$0: --reps takes 1 to 9999" >&2; exit 2; }
 
 # Each row: the library's unit, its twin, and what the pair measures.
+# A unit named name+separate is name.cpp compiled with
+# BOOST_FORKJOIN_SEPARATE_COMPILATION: the library's cold code then comes
+# from the one unit that includes <boost/forkjoin/src.hpp>, compiled once
+# per program (doc/reference.adoc, "Separate compilation").
 pairs=(
     "forkjoin_join tbb_parallel_invoke one join in a pool, its own header"
+    "forkjoin_join+separate tbb_parallel_invoke the same, separate compilation"
     "forkjoin_umbrella tbb_umbrella the umbrella header, one join"
+    "forkjoin_umbrella+separate tbb_umbrella the same, separate compilation"
     "forkjoin_sort tbb_sort a parallel sort and a reduction"
+    "forkjoin_sort+separate tbb_sort the same, separate compilation"
     "forkjoin_sort std_par_sort the same against std::execution::par"
 )
 
@@ -41,10 +48,12 @@ trap 'rm -rf "$out"' EXIT
 
 # User CPU seconds of one compile.
 compile_seconds() {
-    local unit=$1 t
+    local unit=$1 file=${1%+separate} defines=() t
+    [[ "$unit" == *+separate ]] && defines=(-DBOOST_FORKJOIN_SEPARATE_COMPILATION)
     TIMEFORMAT=%U
-    t=$( { time g++ -std=c++20 -O2 -I"$root/include" -c "$here/compile_time/$unit.cpp" -o "$out/$unit.o" \
-                 2>"$out/$unit.err"; } 2>&1 ) || { echo "$unit failed to compile:" >&2; cat "$out/$unit.err" >&2; exit 1; }
+    t=$( { time g++ -std=c++20 -O2 "${defines[@]}" -I"$root/include" -c "$here/compile_time/$file.cpp" \
+                 -o "$out/$unit.o" 2>"$out/$unit.err"; } 2>&1 ) ||
+        { echo "$unit failed to compile:" >&2; cat "$out/$unit.err" >&2; exit 1; }
     echo "$t"
 }
 
@@ -72,14 +81,14 @@ done
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 printf '\ncompile time: user CPU s of g++ -std=c++20 -O2 -c, median [min-max] of %d, %s, %s\n\n' \
     "$reps" "$(g++ -dumpfullversion)" "$cpu"
-printf '%-20s %-22s %-24s %-24s %s\n' "library unit" "twin" "library s" "twin s" "ratio"
+printf '%-27s %-22s %-24s %-24s %s\n' "library unit" "twin" "library s" "twin s" "ratio"
 rows=()
 for p in "${pairs[@]}"; do
     read -r a b what <<<"$p"
     read -r am alo ahi <<<"$(tr ' ' '\n' <<<"${samples[$a]}" | grep . | summary)"
     read -r bm blo bhi <<<"$(tr ' ' '\n' <<<"${samples[$b]}" | grep . | summary)"
     ratio=$(awk -v x="$am" -v y="$bm" 'BEGIN {printf "%.2f", x / y}')
-    printf '%-20s %-22s %-24s %-24s %sx  (%s)\n' "$a" "$b" "$am [$alo-$ahi]" "$bm [$blo-$bhi]" "$ratio" "$what"
+    printf '%-27s %-22s %-24s %-24s %sx  (%s)\n' "$a" "$b" "$am [$alo-$ahi]" "$bm [$blo-$bhi]" "$ratio" "$what"
     rows+=("$(printf '{"unit": "%s", "twin": "%s", "what": "%s", "median_s": %s, "min_s": %s, "max_s": %s, ' \
                      "$a" "$b" "$what" "$am" "$alo" "$ahi"
               printf '"twin_median_s": %s, "twin_min_s": %s, "twin_max_s": %s, "ratio": %s, ' "$bm" "$blo" "$bhi" "$ratio"

@@ -9,8 +9,9 @@
 #   performance/run.sh --quick
 #   performance/run.sh --workloads fib,quicksort --json results.json --plots plots
 #
-# Without arguments it runs the full benchmark and writes the results to
-# build/benchmark/ (results.json, results.csv and one PNG per workload).
+# Without arguments it runs the full benchmark, then the compile-time rows
+# (compile_time.sh), and writes the results to build/benchmark/
+# (results.json, results.csv, one PNG per workload, compile_time.json).
 #
 # Environment:
 #   FORKJOIN_BENCH_BUILDER    b2 (default: the primary build) or cmake
@@ -50,6 +51,9 @@ fi
 if [ "$#" -eq 0 ]; then
     out=$root/build/benchmark
     mkdir -p "$out"
-    set -- --json "$out/results.json" --csv "$out/results.csv" --plots "$out"
+    "$exe" --json "$out/results.json" --csv "$out/results.csv" --plots "$out"
+    # The full run ends with compile time, beside oneTBB's (compile_time.sh).
+    echo
+    exec "$here/compile_time.sh" --json "$out/compile_time.json"
 fi
 exec "$exe" "$@"

@@ -14,7 +14,7 @@
 // Inside the child Boost.Test is not usable (its results stay in the
 // child); report with child_require, which prints and exits with status 1.
 
-#include <boost/forkjoin/detail/injector.hpp> // BOOST_FORKJOIN_TSAN
+#include <boost/forkjoin/detail/config.hpp> // BOOST_FORKJOIN_TSAN
 #include <boost/forkjoin/errors.hpp>
 
 #include <boost/test/unit_test.hpp>

@@ -137,7 +137,7 @@ build_time "tests and examples" "$build_start"
 # tells the sanitizers about fiber switches; see doc/futures.adoc).
 sanitized_tests=(deque join scope spawn install broadcast pool sleep spin_wait fence lifecycle thread_count sort future_ucontext algorithm_ucontext)
 
-for t in deque join scope spawn install broadcast pool spin_wait fence lifecycle thread_count future algorithm sort oom asio policy_benchmark; do
+for t in deque join scope spawn install broadcast pool spin_wait fence lifecycle thread_count future algorithm sort oom asio policy_benchmark separate_compilation; do
     run_boost_test "$t" "build/test/${t}_test" 600
 done
 run_boost_test sleep build/test/sleep_test 900

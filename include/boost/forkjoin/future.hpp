@@ -38,6 +38,7 @@
 
 #include <boost/forkjoin/detail/count_latch.hpp>
 #include <boost/forkjoin/detail/fiber_task.hpp>
+#include <boost/forkjoin/detail/future_fwd.hpp>
 #include <boost/forkjoin/detail/job.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
 #include <boost/forkjoin/detail/shared_state.hpp>
@@ -52,16 +53,7 @@
 
 namespace boost::forkjoin {
 
-template <class T>
-class future;
-
 namespace detail {
-template <class F>
-using future_value_t = checked_invoke_result_t<std::decay_t<F>&>;
-
-template <class F>
-future<future_value_t<F>> spawn_future(registry_base& registry, F&& f, count_latch* scope_latch);
-
 struct future_access;
 } // namespace detail
 

@@ -19,7 +19,7 @@
 #include <boost/forkjoin/detail/job.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
 #include <boost/forkjoin/detail/submit.hpp>
-#include <boost/forkjoin/future.hpp>
+#include <boost/forkjoin/detail/future_fwd.hpp>
 #include <boost/forkjoin/global_pool.hpp>
 #include <boost/forkjoin/thread_pool.hpp>
 
@@ -136,6 +136,9 @@ public:
         static_assert(std::is_invocable_v<std::decay_t<F>&, basic_scope&> || std::is_invocable_v<std::decay_t<F>&>,
                       "boost::forkjoin: a scope's spawn_future(f): f must be callable with the scope (auto& s) "
                       "or with no arguments");
+        static_assert(detail::future_header_included<F>,
+                      "boost::forkjoin: a scope's spawn_future(f): include <boost/forkjoin/future.hpp>, which "
+                      "defines boost::forkjoin::future");
         auto body = [scope = this, func = std::decay_t<F>(std::forward<F>(f))]() mutable -> decltype(auto) {
             if constexpr (std::is_invocable_v<decltype(func)&, basic_scope&>) {
                 return std::invoke(func, *scope);

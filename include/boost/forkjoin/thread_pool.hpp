@@ -14,7 +14,7 @@
 #include <boost/forkjoin/detail/join.hpp>
 #include <boost/forkjoin/detail/registry.hpp>
 #include <boost/forkjoin/detail/submit.hpp>
-#include <boost/forkjoin/future.hpp>
+#include <boost/forkjoin/detail/future_fwd.hpp>
 #include <boost/forkjoin/pool_options.hpp>
 #include <boost/forkjoin/pool_stats.hpp>
 #include <boost/forkjoin/sleep/jec.hpp>
@@ -129,6 +129,9 @@ public:
     {
         static_assert(std::is_invocable_v<std::decay_t<F>&>,
                       "boost::forkjoin::basic_thread_pool::spawn_future(f): f must be callable with no arguments");
+        static_assert(detail::future_header_included<F>,
+                      "boost::forkjoin::basic_thread_pool::spawn_future(f): include <boost/forkjoin/future.hpp>, "
+                      "which defines boost::forkjoin::future");
         return detail::spawn_future(*registry_, std::forward<F>(f), nullptr);
     }
 
@@ -224,6 +227,17 @@ private:
 
 // The default pool.
 using thread_pool = basic_thread_pool<sleep::jec>;
+
+#if !BOOST_FORKJOIN_DEFINE_COMPILED
+// Under separate compilation the default pool's construction and its
+// registry (the policy's idle loop and notifications) are compiled once,
+// in src.hpp.
+extern template basic_thread_pool<sleep::jec>::basic_thread_pool(pool_options);
+extern template basic_thread_pool<sleep::jec>::~basic_thread_pool();
+namespace detail {
+extern template class registry<sleep::jec>;
+} // namespace detail
+#endif
 
 } // namespace boost::forkjoin
 

@@ -79,6 +79,8 @@ private:
     worker_thread* const previous_;
 };
 
+#if BOOST_FORKJOIN_DEFINE_COMPILED
+
 // Gives worker 0's place back. What the holder leaves there stays
 // there, for the pool's threads to take:
 //  * jobs on the deque (spawned, not yet stolen) are handed over as by a
@@ -86,7 +88,7 @@ private:
 //    cannot miss them;
 //  * a broadcast's share that came after the holder's last look at its
 //    queue is run by a thread of the pool (run_vacant_slot_broadcasts).
-inline void registry_base::give_back_caller_slot() noexcept
+BOOST_FORKJOIN_DECL void registry_base::give_back_caller_slot() noexcept
 {
     worker_thread& slot = *workers_[0];
     if (slot.local_job_count() != 0)
@@ -100,7 +102,7 @@ inline void registry_base::give_back_caller_slot() noexcept
 // load sees the place held, and our look at the queue below sees its
 // share, or it sees the place free or borrowed and notifies the pool
 // itself.
-inline void registry_base::free_caller_slot() noexcept
+BOOST_FORKJOIN_DECL void registry_base::free_caller_slot() noexcept
 {
     caller_slot_.free();
     if (!workers_[0]->broadcasts().empty())
@@ -114,7 +116,7 @@ inline void registry_base::free_caller_slot() noexcept
 // for those: the publisher (a broadcast, a holder or borrower giving
 // the place back) publishes with a seq-cst write, then notifies as for
 // an injected job.
-inline bool registry_base::vacant_slot_has_work() const noexcept
+BOOST_FORKJOIN_DECL bool registry_base::vacant_slot_has_work() const noexcept
 {
     // Seq-cst loads: the checking side of that rule. A sleepy worker
     // announces itself (seq-cst, in the policy) before it looks here;
@@ -128,7 +130,7 @@ inline bool registry_base::vacant_slot_has_work() const noexcept
 // it took as itself, its own worker (it runs inside that worker's
 // execute(), on its own stack). If the place was taken first, its new
 // holder or borrower takes the share instead.
-inline void registry_base::run_vacant_slot_broadcasts(void* self) noexcept
+BOOST_FORKJOIN_DECL void registry_base::run_vacant_slot_broadcasts(void* self) noexcept
 {
     auto& registry = *static_cast<registry_base*>(self);
     // Acquire on success (caller_slot_state::try_borrow says why).
@@ -145,13 +147,15 @@ inline void registry_base::run_vacant_slot_broadcasts(void* self) noexcept
 // task starts on a thread of the pool instead, through that worker's
 // resume queue (no allocation: the node is the task's). Called by the
 // holder only.
-inline void registry_base::start_fiber_elsewhere(resume_node& first_run) noexcept
+BOOST_FORKJOIN_DECL void registry_base::start_fiber_elsewhere(resume_node& first_run) noexcept
 {
     worker_thread& slot = *workers_[0];
     std::size_t const target = 1 + static_cast<std::size_t>(slot.rng_.next() % (num_threads_ - 1));
     workers_[target]->resumes().push(first_run);
     notify_worker(target);
 }
+
+#endif // BOOST_FORKJOIN_DEFINE_COMPILED
 
 } // namespace boost::forkjoin::detail
 

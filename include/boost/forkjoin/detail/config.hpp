@@ -28,6 +28,45 @@ inline constexpr std::size_t cache_line_size = 128;
 
 } // namespace boost::forkjoin::detail
 
+// Header-only by default. With BOOST_FORKJOIN_SEPARATE_COMPILATION defined
+// in every translation unit of a program, the pool's cold code (starting
+// and stopping, the global pool, a worker's search, the caller slot's
+// protocol, the injector) is compiled once, in the one translation unit
+// that includes <boost/forkjoin/src.hpp>, as Boost.Asio does it: the other
+// units then neither parse nor generate it (doc/reference.adoc,
+// "Separate compilation"). BOOST_FORKJOIN_DECL marks such a function;
+// BOOST_FORKJOIN_DEFINE_COMPILED is 1 where its definition is to be seen.
+#if defined(BOOST_FORKJOIN_SEPARATE_COMPILATION)
+#  define BOOST_FORKJOIN_DECL
+#  if defined(BOOST_FORKJOIN_SOURCE)
+#    define BOOST_FORKJOIN_DEFINE_COMPILED 1
+#  else
+#    define BOOST_FORKJOIN_DEFINE_COMPILED 0
+#  endif
+#else
+#  define BOOST_FORKJOIN_DECL inline
+#  define BOOST_FORKJOIN_DEFINE_COMPILED 1
+#endif
+
+// The sanitizers whose presence changes the library's code: ThreadSanitizer
+// (the injector's queue, detail/injector.hpp) and AddressSanitizer (fiber
+// stacks, detail/stack_pool.hpp); neither has guard pages for fibers then
+// (detail/stack_overflow.hpp).
+#if defined(__SANITIZE_THREAD__)
+#  define BOOST_FORKJOIN_TSAN 1
+#elif defined(__has_feature)
+#  if __has_feature(thread_sanitizer)
+#    define BOOST_FORKJOIN_TSAN 1
+#  endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#  define BOOST_FORKJOIN_ASAN 1
+#elif defined(__has_feature)
+#  if __has_feature(address_sanitizer)
+#    define BOOST_FORKJOIN_ASAN 1
+#  endif
+#endif
+
 #define BOOST_FORKJOIN_LIKELY(x) __builtin_expect(!!(x), 1)
 #define BOOST_FORKJOIN_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define BOOST_FORKJOIN_NOINLINE __attribute__((noinline))

@@ -34,14 +34,6 @@
 #include <new>
 #include <optional>
 
-#if defined(__SANITIZE_THREAD__)
-#  define BOOST_FORKJOIN_TSAN 1
-#elif defined(__has_feature)
-#  if __has_feature(thread_sanitizer)
-#    define BOOST_FORKJOIN_TSAN 1
-#  endif
-#endif
-
 #if defined(BOOST_FORKJOIN_TSAN)
 #  include <deque>
 #  include <mutex>

@@ -43,7 +43,7 @@ namespace boost::forkjoin::detail {
 // spawn_handler) is called here, on the constructing thread, so that its
 // exceptions are the constructor's. On failure the pool is stopped as
 // by its destructor (stop()) before the exception leaves.
-inline void registry_base::start(push_filter filter)
+BOOST_FORKJOIN_DECL void registry_base::start(push_filter filter)
 {
     if (options_.use_current_thread && current_worker != nullptr)
         throw std::logic_error("boost::forkjoin: use_current_thread: the calling thread is already a worker of "
@@ -89,7 +89,7 @@ inline void registry_base::start(push_filter filter)
 // built before a fork() and destroyed in the child has no workers to
 // wait for, and its locks may be held by threads that do not exist
 // there: it is kept, untouched, instead.
-inline void registry_base::shut_down() noexcept
+BOOST_FORKJOIN_DECL void registry_base::shut_down() noexcept
 {
     if (forked_away()) {
         keep_forked_away();
@@ -119,7 +119,7 @@ inline void registry_base::shut_down() noexcept
 
 // The global pool's exit handler: as shut_down, after which submitting
 // work says that the global pool was shut down at exit.
-inline void registry_base::shut_down_at_exit() noexcept
+BOOST_FORKJOIN_DECL void registry_base::shut_down_at_exit() noexcept
 {
     // Release: a submitter that finds the count at 0 reads this flag
     // after an acquire load of the count (throw_not_accepting).
@@ -140,7 +140,7 @@ inline void registry_base::shut_down_at_exit() noexcept
 
 // The thread_builder's side (worker_host): the thread that runs worker
 // `index`, or gives it up.
-inline void registry_base::run_worker(std::size_t index)
+BOOST_FORKJOIN_DECL void registry_base::run_worker(std::size_t index)
 {
     if (current_worker != nullptr)
         throw std::logic_error("boost::forkjoin::thread_builder::run: the calling thread is already a worker "
@@ -165,7 +165,7 @@ inline void registry_base::run_worker(std::size_t index)
     worker_stopped();
 }
 
-inline void registry_base::abandon_worker(std::size_t index) noexcept
+BOOST_FORKJOIN_DECL void registry_base::abandon_worker(std::size_t index) noexcept
 {
     // Seq-cst: see start().
     abandoned_workers_.fetch_add(1, std::memory_order_seq_cst);
@@ -177,7 +177,7 @@ inline void registry_base::abandon_worker(std::size_t index) noexcept
 }
 
 // Gives worker `index` to the spawn handler, or to a thread of our own.
-inline void registry_base::hand_out_worker(std::size_t index)
+BOOST_FORKJOIN_DECL void registry_base::hand_out_worker(std::size_t index)
 {
     std::string name = options_.thread_name ? options_.thread_name(index) : "forkjoin-" + std::to_string(index);
     {
@@ -204,7 +204,7 @@ inline void registry_base::hand_out_worker(std::size_t index)
 // Releases the handle's count and waits until the pool has terminated:
 // every job spawned into it has run and every worker has left run().
 // The calling thread is the adopted worker 0, if there is one.
-inline void registry_base::stop() noexcept
+BOOST_FORKJOIN_DECL void registry_base::stop() noexcept
 {
     end_scopes_held_here();
     release_activity();
@@ -255,7 +255,7 @@ inline void registry_base::stop() noexcept
 // Whether `worker` waits for the jobs of an in_place_scope of another
 // pool whose body runs on this thread: that wait runs this pool's jobs
 // and reads the worker's registry when the scope ends.
-inline bool registry_base::waits_for_a_scope_held_here(worker_thread const& worker) noexcept
+BOOST_FORKJOIN_DECL bool registry_base::waits_for_a_scope_held_here(worker_thread const& worker) noexcept
 {
     for (held_scope const* node = scopes_held_by_this_thread; node != nullptr; node = node->next)
         if (node->waiter == &worker)
@@ -267,7 +267,7 @@ inline bool registry_base::waits_for_a_scope_held_here(worker_thread const& work
 // that stops it (held_scope.hpp says how that happens, and why a stop
 // would otherwise wait for itself), innermost first, and gives back
 // their units.
-inline void registry_base::end_scopes_held_here() noexcept
+BOOST_FORKJOIN_DECL void registry_base::end_scopes_held_here() noexcept
 {
     worker_thread* const worker = current_worker;
     running_fiber const* const fiber = worker != nullptr ? worker->current_fiber() : nullptr;
@@ -281,7 +281,7 @@ inline void registry_base::end_scopes_held_here() noexcept
     }
 }
 
-inline void registry_base::worker_stopped() noexcept
+BOOST_FORKJOIN_DECL void registry_base::worker_stopped() noexcept
 {
     // Notify under the lock: stop() may return, and the registry be
     // freed, as soon as it sees the count at 0. With a waiter on

@@ -35,14 +35,12 @@
 #include <boost/forkjoin/detail/broadcast_queue.hpp>
 #include <boost/forkjoin/detail/caller_slot_state.hpp>
 #include <boost/forkjoin/detail/chase_lev_deque.hpp>
-#include <boost/forkjoin/detail/checked_options.hpp>
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/current_worker.hpp>
 #include <boost/forkjoin/detail/extensions.hpp>
 #include <boost/forkjoin/detail/fork_handling.hpp>
 #include <boost/forkjoin/detail/fork_generation.hpp>
 #include <boost/forkjoin/detail/idle_workers.hpp>
-#include <boost/forkjoin/detail/injector.hpp>
 #include <boost/forkjoin/detail/job.hpp>
 #include <boost/forkjoin/detail/locked_job_queue.hpp>
 #include <boost/forkjoin/detail/native_thread.hpp>
@@ -76,31 +74,17 @@
 
 namespace boost::forkjoin::detail {
 
+class injector;
+
 class registry_base : public std::enable_shared_from_this<registry_base>, public worker_host {
 public:
-    registry_base(pool_options options, std::size_t policy_max_threads, std::size_t deque_capacity,
-                  std::size_t injector_capacity, std::string const& policy_name)
-        : options_(with_spin_limit_in_range(std::move(options))),
-          num_threads_(resolve_num_threads(options_.num_threads, policy_max_threads, policy_name)),
-          max_threads_(std::min(policy_max_threads, registry_thread_limit)),
-          // Decided here, before any worker exists: no owner ever pops with
-          // a fence other than the one its thieves expect. A breadth-first
-          // owner takes most of its own jobs from the thieves' end
-          // (take_oldest: a CAS, no fence either way), so asymmetric fences
-          // would save it little and cost each steal a membarrier.
-          fences_(options_.breadth_first ? fence_mode::symmetric : resolve_fence_mode(options_.fences, num_threads_)),
-          deque_capacity_(deque_capacity), injector_(injector_capacity)
-    {
-        check_fiber_stack_size(options_.fiber_stack_size);
-        if (options_.caller_slot && options_.use_current_thread)
-            throw std::invalid_argument("boost::forkjoin: pool_options::caller_slot and use_current_thread both "
-                                        "give worker 0 to a thread that is not the pool's own: choose one");
-    }
-
+    BOOST_FORKJOIN_DECL registry_base(pool_options options, std::size_t policy_max_threads,
+                                      std::size_t deque_capacity, std::size_t injector_capacity,
+                                      std::string const& policy_name);
     registry_base(registry_base const&) = delete;
     registry_base& operator=(registry_base const&) = delete;
 
-    virtual ~registry_base() = default;
+    BOOST_FORKJOIN_DECL virtual ~registry_base();
 
     std::size_t num_threads() const noexcept { return num_threads_; }
     std::size_t max_threads() const noexcept { return max_threads_; }
@@ -134,12 +118,12 @@ public:
 
     // --- Starting and stopping (pool_lifecycle.hpp) -------------------------
 
-    inline void start(push_filter filter);
-    inline void shut_down() noexcept;
-    inline void shut_down_at_exit() noexcept;
+    BOOST_FORKJOIN_DECL void start(push_filter filter);
+    BOOST_FORKJOIN_DECL void shut_down() noexcept;
+    BOOST_FORKJOIN_DECL void shut_down_at_exit() noexcept;
     // worker_host: the thread_builder's side.
-    inline void run_worker(std::size_t index) override;
-    inline void abandon_worker(std::size_t index) noexcept override;
+    BOOST_FORKJOIN_DECL void run_worker(std::size_t index) override;
+    BOOST_FORKJOIN_DECL void abandon_worker(std::size_t index) noexcept override;
 
     // --- fork() (fork_handling.hpp) -----------------------------------------
 
@@ -229,31 +213,14 @@ public:
 
     // The cold part of worker_thread::wait_until, out of line so that the
     // check below adds nothing to the code inlined into every join.
-    BOOST_FORKJOIN_NOINLINE void wait_for_latch(worker_thread& worker, core_latch& latch)
-    {
-        // A job that called fork() and went on in the child: the latch may
-        // be one that only a thread of the parent could set.
-        if (BOOST_FORKJOIN_UNLIKELY(forked_away()))
-            fail(waited_after_fork_message);
-        // On a fiber, the fiber parks until the latch's set unparks it
-        // (running_fiber.hpp).
-        if (BOOST_FORKJOIN_UNLIKELY(worker.current_fiber_ != nullptr))
-            worker.park_fiber_until(latch);
-        else
-            wait_until_cold(worker, latch);
-    }
+    BOOST_FORKJOIN_NOINLINE BOOST_FORKJOIN_DECL void wait_for_latch(worker_thread& worker, core_latch& latch);
 
     // --- Submitting work ------------------------------------------------------
 
     // From any thread.
-    void inject(job_ref job)
-    {
-        bool const queue_was_empty = injector_.push(job);
-        notify_new_injected_jobs(1, queue_was_empty);
-    }
-
-    std::optional<job_ref> pop_injected() { return injector_.pop(); }
-    bool has_injected_jobs() const noexcept { return injector_.has_jobs(); }
+    BOOST_FORKJOIN_DECL void inject(job_ref job);
+    BOOST_FORKJOIN_DECL std::optional<job_ref> pop_injected();
+    BOOST_FORKJOIN_DECL bool has_injected_jobs() const noexcept;
 
     // Whether `w` (a current_worker value, maybe null) is one of ours. The
     // caller reads current_worker itself: code on a fiber must re-read it
@@ -306,12 +273,12 @@ public:
     // Worker 0's place, taken by the calling thread, for the life of this
     // object.
     class caller_slot_holder;
-    inline void give_back_caller_slot() noexcept;
+    BOOST_FORKJOIN_DECL void give_back_caller_slot() noexcept;
     // A searching thread's look at the vacant place (worker_search.hpp).
-    inline bool vacant_slot_has_work() const noexcept;
-    static inline void run_vacant_slot_broadcasts(void* self) noexcept;
+    BOOST_FORKJOIN_DECL bool vacant_slot_has_work() const noexcept;
+    static BOOST_FORKJOIN_DECL void run_vacant_slot_broadcasts(void* self) noexcept;
     // Starts a future task that reached worker 0 on a thread of the pool.
-    inline void start_fiber_elsewhere(resume_node& first_run) noexcept;
+    BOOST_FORKJOIN_DECL void start_fiber_elsewhere(resume_node& first_run) noexcept;
 
     // A share in worker 0's broadcast queue, with the place free: the pool's
     // threads must borrow the place to take it, so tell them as of a job in
@@ -335,19 +302,7 @@ public:
     using idle_period = idle_workers::period;
     idle_workers& idle() noexcept { return idle_; }
 
-    pool_stats stats() const
-    {
-        pool_stats s;
-        for (auto const& w : workers_) {
-            worker_counters const& c = w->counters_;
-            s.steals += c.steals.load(std::memory_order_relaxed);
-            s.sleeps += c.sleeps.load(std::memory_order_relaxed);
-            s.wakeups += c.wakeups.load(std::memory_order_relaxed);
-            s.futile_wakeups += c.futile_wakeups.load(std::memory_order_relaxed);
-        }
-        s.injected = injector_.pushed() + broadcast_jobs_.load(std::memory_order_relaxed);
-        return s;
-    }
+    BOOST_FORKJOIN_DECL pool_stats stats() const;
 
     // --- Extensions (extensions.hpp) ------------------------------------------
 
@@ -360,27 +315,18 @@ public:
     }
 
 private:
-    inline void free_caller_slot() noexcept;
+    BOOST_FORKJOIN_DECL void free_caller_slot() noexcept;
 
     // The last unit of activity was given back: let the workers leave.
-    void let_workers_leave()
-    {
-        // Once the last latch is set, the workers may leave and the handle's
-        // destructor free this registry while we are still notifying: when
-        // we are not one of the workers it waits for (an install from
-        // outside, say), only this reference keeps us alive.
-        std::shared_ptr<registry_base> const keep_alive = shared_from_this();
-        for (std::size_t i = 0; i < num_threads_; ++i)
-            set_latch_and_notify(workers_[i]->terminate_latch(), i);
-    }
+    BOOST_FORKJOIN_DECL void let_workers_leave();
 
     // Starting and stopping (pool_lifecycle.hpp).
-    inline void hand_out_worker(std::size_t index);
-    inline void stop() noexcept;
-    static inline bool waits_for_a_scope_held_here(worker_thread const& worker) noexcept;
-    inline void end_scopes_held_here() noexcept;
+    BOOST_FORKJOIN_DECL void hand_out_worker(std::size_t index);
+    BOOST_FORKJOIN_DECL void stop() noexcept;
+    static BOOST_FORKJOIN_DECL bool waits_for_a_scope_held_here(worker_thread const& worker) noexcept;
+    BOOST_FORKJOIN_DECL void end_scopes_held_here() noexcept;
 
-    inline void worker_stopped() noexcept;
+    BOOST_FORKJOIN_DECL void worker_stopped() noexcept;
 
     // A registry forked away is never destroyed (fork_stamp::keep_forever).
     void keep_forked_away() noexcept
@@ -394,25 +340,9 @@ private:
     // of the parent may have been inside it, it is in a consistent state
     // (nodes such a thread held are only lost). Out of memory here would
     // lose nothing but the leak checker's silence: ignore it.
-    void release_spare_memory() noexcept
-    {
-        try {
-            injector_.release_spare_nodes();
-        } catch (...) {
-        }
-    }
+    BOOST_FORKJOIN_DECL void release_spare_memory() noexcept;
 
-    [[noreturn]] void throw_not_accepting() const
-    {
-        // The workers are free to leave for good. Reading the count again
-        // with acquire synchronizes with every give-back before it, the exit
-        // handler's among them, which it made after storing the flag.
-        activity_.acquire_final_state();
-        if (shut_down_at_exit_.load(std::memory_order_relaxed))
-            throw pool_terminated("boost::forkjoin: the global pool was shut down at exit (its atexit handler "
-                                  "has run) and accepts no more work");
-        throw pool_terminated();
-    }
+    [[noreturn]] BOOST_FORKJOIN_DECL void throw_not_accepting() const;
 
     [[noreturn]] static void fail(char const* message) noexcept { terminate_with_message(message); }
 
@@ -458,7 +388,10 @@ private:
     std::atomic<bool> shut_down_at_exit_{false};
     bool parked_tasks_forgiven_at_exit_ = false;
 
-    injector injector_;
+    // Behind a pointer, so that the code that includes this header never
+    // parses Boost.Lockfree: only the members in impl/registry_base.ipp
+    // touch the queue, and none of them is on a worker's hot path.
+    std::unique_ptr<injector> const injector_;
     std::atomic<std::uint64_t> broadcast_jobs_{0};
     // The pool handle's unit, plus one per job, install, scope from outside,
     // broadcast and future in flight, and per tracked executor and counted
@@ -504,9 +437,15 @@ inline void worker_thread::wait_until(core_latch& latch)
 
 } // namespace boost::forkjoin::detail
 
-// The definitions of the members that start and stop the pool: after the
-// class, which they need complete, and wherever the class is, since the
-// worker_host members among them are virtual.
-#include <boost/forkjoin/detail/pool_lifecycle.hpp>
+// The definitions of the members declared BOOST_FORKJOIN_DECL above: after
+// the class, which they need complete, wherever the class is in header-only
+// use (the worker_host members among them are virtual), and only in
+// src.hpp's unit under separate compilation (detail/config.hpp).
+#if BOOST_FORKJOIN_DEFINE_COMPILED
+#  include <boost/forkjoin/impl/registry_base.ipp>
+#  include <boost/forkjoin/detail/pool_lifecycle.hpp>
+#  include <boost/forkjoin/detail/caller_slot.hpp>
+#  include <boost/forkjoin/detail/worker_search.hpp>
+#endif
 
 #endif // BOOST_FORKJOIN_DETAIL_REGISTRY_BASE_HPP

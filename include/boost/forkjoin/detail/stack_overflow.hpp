@@ -45,10 +45,9 @@
 // overwrites what lies below. Neither is reported.
 
 #include <boost/forkjoin/detail/config.hpp>
-#include <boost/forkjoin/detail/injector.hpp> // BOOST_FORKJOIN_TSAN
 #include <boost/forkjoin/detail/registry_base.hpp>
 #include <boost/forkjoin/detail/running_fiber.hpp>
-#include <boost/forkjoin/detail/stack_pool.hpp> // BOOST_FORKJOIN_ASAN
+#include <boost/forkjoin/detail/stack_pool.hpp>
 
 #include <cerrno>
 #include <cstddef>

@@ -50,6 +50,8 @@
 // follows Linux's own gap below a growing thread stack (stack_guard_gap,
 // 256 pages).
 
+#include <boost/forkjoin/detail/config.hpp>
+
 #include <boost/context/stack_context.hpp>
 
 #include <cerrno>
@@ -63,13 +65,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#  define BOOST_FORKJOIN_ASAN 1
-#elif defined(__has_feature)
-#  if __has_feature(address_sanitizer)
-#    define BOOST_FORKJOIN_ASAN 1
-#  endif
-#endif
 #if defined(BOOST_FORKJOIN_ASAN)
 #  include <sanitizer/asan_interface.h>
 #endif

@@ -17,41 +17,21 @@
 // what(). So the first thread to fail terminates, and every other one waits
 // for the process to end.
 
-#include <atomic>
-#include <chrono>
-#include <cstdio>
-#include <exception>
-#include <thread>
+#include <boost/forkjoin/detail/config.hpp>
 
 namespace boost::forkjoin::detail {
 
-// Returns in the first thread that calls it, and again in that thread (a
-// terminate handler that fails in a pool once more goes on to
-// std::terminate, and to its own rule for a recursive call); blocks every
-// other thread for good, while the first one ends the process.
-inline void begin_termination() noexcept
-{
-    // Relaxed: only which thread comes first matters; nothing is published.
-    static constinit std::atomic<bool> claimed{false};
-    static constinit thread_local bool claimed_by_this_thread = false;
-    if (claimed_by_this_thread)
-        return;
-    if (claimed.exchange(true, std::memory_order_relaxed)) {
-        for (;;)
-            std::this_thread::sleep_for(std::chrono::hours(1));
-    }
-    claimed_by_this_thread = true;
-}
+// Claims the right to terminate; a thread that comes second waits for the
+// process to end.
+BOOST_FORKJOIN_DECL void begin_termination() noexcept;
 
-// Writes `message` and a newline to stderr, then calls std::terminate.
-[[noreturn]] inline void terminate_with_message(char const* message) noexcept
-{
-    begin_termination();
-    std::fprintf(stderr, "%s\n", message);
-    std::fflush(stderr);
-    std::terminate();
-}
+// Writes `message` and a newline to stderr and calls std::terminate.
+[[noreturn]] BOOST_FORKJOIN_DECL void terminate_with_message(char const* message) noexcept;
 
 } // namespace boost::forkjoin::detail
+
+#if BOOST_FORKJOIN_DEFINE_COMPILED
+#  include <boost/forkjoin/impl/termination.ipp>
+#endif
 
 #endif // BOOST_FORKJOIN_DETAIL_TERMINATION_HPP

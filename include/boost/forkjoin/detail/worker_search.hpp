@@ -23,7 +23,9 @@
 
 namespace boost::forkjoin::detail {
 
-inline std::optional<job_ref> worker_thread::steal()
+#if BOOST_FORKJOIN_DEFINE_COMPILED
+
+BOOST_FORKJOIN_DECL std::optional<job_ref> worker_thread::steal()
 {
     std::size_t const n = registry_.num_threads_;
     if (n <= 1)
@@ -48,7 +50,7 @@ inline std::optional<job_ref> worker_thread::steal()
     }
 }
 
-inline std::optional<job_ref> worker_thread::find_work()
+BOOST_FORKJOIN_DECL std::optional<job_ref> worker_thread::find_work()
 {
     if (auto job = take_own_job())
         return job;
@@ -61,11 +63,13 @@ inline std::optional<job_ref> worker_thread::find_work()
     return std::nullopt;
 }
 
-inline bool worker_thread::has_injected_jobs() const noexcept
+BOOST_FORKJOIN_DECL bool worker_thread::has_injected_jobs() const noexcept
 {
     return !broadcasts_.empty() || resumes_.has_work() || registry_.has_injected_jobs() ||
            registry_.vacant_slot_has_work();
 }
+
+#endif // BOOST_FORKJOIN_DEFINE_COMPILED
 
 } // namespace boost::forkjoin::detail
 

@@ -108,9 +108,9 @@ public:
 
     // Local deque, broadcasts, fibers to resume, then other workers, then
     // the injector.
-    inline std::optional<job_ref> find_work();
-    inline std::optional<job_ref> steal();
-    inline bool has_injected_jobs() const noexcept;
+    BOOST_FORKJOIN_DECL std::optional<job_ref> find_work();
+    BOOST_FORKJOIN_DECL std::optional<job_ref> steal();
+    BOOST_FORKJOIN_DECL bool has_injected_jobs() const noexcept;
 
     // Owner only: how many jobs its deque holds (exact for the owner, up to
     // thieves taking some meanwhile).
