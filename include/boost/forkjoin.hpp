@@ -6,6 +6,11 @@
 
 // Boost.ForkJoin: work-stealing fork-join parallelism whose sleep/wake
 // strategy is a compile-time policy.
+//
+// Every public header except two that most programs do not need and that
+// would cost every unit their parse: asio.hpp (Boost.Asio) and
+// policy_benchmark.hpp (compare_policies, with iostreams and a JSON
+// writer). Include those where they are used.
 
 #include <boost/forkjoin/algorithm.hpp>
 #include <boost/forkjoin/broadcast.hpp>
@@ -17,7 +22,6 @@
 #include <boost/forkjoin/future.hpp>
 #include <boost/forkjoin/global_pool.hpp>
 #include <boost/forkjoin/join.hpp>
-#include <boost/forkjoin/policy_benchmark.hpp>
 #include <boost/forkjoin/pool_options.hpp>
 #include <boost/forkjoin/pool_stats.hpp>
 #include <boost/forkjoin/scope.hpp>

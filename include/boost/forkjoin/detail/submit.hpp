@@ -43,6 +43,18 @@ R take_install_result(Job& job)
         return job.take_result();
 }
 
+// An outside thread's wait for the job it installed: spins while that
+// leaves a CPU free for the pool, then blocks (lock_latch.hpp). One copy
+// for every install, not one per closure type.
+BOOST_FORKJOIN_DECL void wait_for_install_from_outside(registry_base& registry, lock_latch& latch);
+
+#if BOOST_FORKJOIN_DEFINE_COMPILED
+BOOST_FORKJOIN_DECL void wait_for_install_from_outside(registry_base& registry, lock_latch& latch)
+{
+    latch.wait(registry.options().spin_limit, [&registry] { return registry.leaves_a_cpu_free(); });
+}
+#endif
+
 // Runs `f` on a worker of `registry` and returns its result or rethrows.
 //  * On a worker of `registry`: in place.
 //  * On a worker of another registry: inject, and keep that worker busy in
@@ -71,7 +83,7 @@ std::invoke_result_t<F> install(registry_base& registry, F&& f)
     }
     stack_job<F, lock_latch> job(f);
     registry.inject(job.as_job_ref());
-    job.latch().wait(registry.options().spin_limit, [&registry] { return registry.leaves_a_cpu_free(); });
+    wait_for_install_from_outside(registry, job.latch());
     return take_install_result<std::invoke_result_t<F>>(job);
 }
 
