@@ -613,49 +613,52 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(installs_of_every_length_return_under_every_spin_l
 }
 
 // On one CPU a caller that keeps its CPU holds up the worker it waits for
-// until its spin ends (with the budget, or when no worker is idle), so the
-// learner must come to offer it. Every install returns either way, and the
-// caller ends up offering its CPU nearly always.
+// until its spin ends (with the budget, or when no worker is idle). Every
+// install returns either way, and the caller comes to make whichever choice
+// its own waits showed to be faster.
 //
-// Offering the CPU wins only if the worker is what takes it: another
-// process on CPU 0 (a build beside the suite on a shared CI machine) takes
-// it too, and then each offer costs that process's time slice, and keeping
-// is rightly the faster choice (an average offering wait of 190 us against
-// 41 us kept, in a run beside a compiler). Such a try proves nothing about
-// the learner, so the test takes up to five, each with a fresh learner (it
-// is its thread's own); a learner that never came to offer fails all five.
-BOOST_AUTO_TEST_CASE_TEMPLATE(on_one_cpu_installs_return_and_the_caller_learns_to_offer, Policy,
+// Which one that is depends on who else runs on CPU 0: on a quiet CPU the
+// worker takes an offered CPU and offering wins (on the 2-vCPU EPYC, about
+// 5 us a wait offered against 50 us kept); beside another process (a build
+// next to the suite on a shared CI machine) each offer can cost that
+// process's time slice, and keeping is rightly the faster choice (190 us
+// offered against 41 us kept, in a run beside a compiler). So the test
+// checks the learner against the averages it measured, not against a
+// machine it cannot choose; which choice won is in the log.
+BOOST_AUTO_TEST_CASE_TEMPLATE(on_one_cpu_installs_return_and_the_caller_makes_the_faster_choice, Policy,
                               test::blocking_policies)
 {
     test::watchdog const guard("installs on one CPU", std::chrono::seconds(120));
-    bool learnt_to_offer = false;
-    for (int attempt = 0; attempt < 5 && !learnt_to_offer; ++attempt) {
-        int pinned = -1, wrong = 0, offers = 0;
-        std::chrono::nanoseconds offering{}, keeping{};
-        std::thread caller([&] {
-            cpu_set_t one;
-            CPU_ZERO(&one);
-            CPU_SET(0, &one);
-            // The pool's threads inherit the caller's affinity.
-            pinned = ::pthread_setaffinity_np(::pthread_self(), sizeof one, &one);
-            if (pinned != 0)
-                return;
-            test::pool<Policy> pool(test::threads(1));
-            for (int i = 0; i < 3'000; ++i)
-                wrong += pool.install([i] { return i; }) != i;
-            cpu_sharing_learner& learner = fj::detail::outside_cpu_sharing;
-            offering = learner.average(cpu_sharing::offer);
-            keeping = learner.average(cpu_sharing::keep);
-            offers = times_chosen(learner, cpu_sharing::offer, 1'000);
-        });
-        caller.join();
-        BOOST_TEST_REQUIRE(pinned == 0);
-        BOOST_TEST(wrong == 0);
-        BOOST_TEST_MESSAGE("average wait: offering " << offering.count() << " ns, keeping " << keeping.count()
-                                                     << " ns; offers " << offers << " of 1000");
-        learnt_to_offer = offering < keeping && offers > 900;
-    }
-    BOOST_TEST(learnt_to_offer, "the caller did not come to offer its CPU in any of 5 tries");
+    int pinned = -1, wrong = 0, best_chosen = 0;
+    std::chrono::nanoseconds offering{}, keeping{};
+    std::thread caller([&] {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(0, &one);
+        // The pool's threads inherit the caller's affinity.
+        pinned = ::pthread_setaffinity_np(::pthread_self(), sizeof one, &one);
+        if (pinned != 0)
+            return;
+        test::pool<Policy> pool(test::threads(1));
+        for (int i = 0; i < 3'000; ++i)
+            wrong += pool.install([i] { return i; }) != i;
+        cpu_sharing_learner& learner = fj::detail::outside_cpu_sharing;
+        offering = learner.average(cpu_sharing::offer);
+        keeping = learner.average(cpu_sharing::keep);
+        // As choose() ranks them: keep only if strictly faster.
+        cpu_sharing const best = keeping < offering ? cpu_sharing::keep : cpu_sharing::offer;
+        best_chosen = times_chosen(learner, best, 1'000);
+    });
+    caller.join();
+    BOOST_TEST_REQUIRE(pinned == 0);
+    BOOST_TEST(wrong == 0);
+    BOOST_TEST_MESSAGE("average wait: offering " << offering.count() << " ns, keeping " << keeping.count()
+                                                 << " ns; the faster choice made " << best_chosen << " of 1000 times");
+    // Both were tried: a learner tries each choice before it compares them.
+    BOOST_TEST(offering.count() > 0);
+    BOOST_TEST(keeping.count() > 0);
+    // Nearly always the faster one; the rest explores (1 in explore_odds).
+    BOOST_TEST(best_chosen > 900);
 }
 
 // A scope entered from outside (its jobs go to the global pool) waits on the
