@@ -49,6 +49,9 @@ BOOST_FORKJOIN_DECL registry_base::registry_base(pool_options options, std::size
 
 BOOST_FORKJOIN_DECL registry_base::~registry_base() = default;
 
+// No BOOST_FORKJOIN_DECL here: its inline (header-only use) and noinline come
+// from the declaration, and GCC warns when an inline definition follows a
+// noinline declaration.
 void registry_base::wait_for_latch(worker_thread& worker, core_latch& latch)
 {
     // A job that called fork() and went on in the child: the latch may
