@@ -6,6 +6,11 @@
 # test program and the other checks, and ends with "N passed, N failed"
 # counting test cases. Exit status 0 only if nothing failed.
 #
+# Everything is built first (two b2 runs, one per compiler, so that both
+# CPUs stay busy to the end); then the checks run $(nproc) at a time,
+# longest first, each writing its line when it ends. They run beside each
+# other by design: every program must pass on a loaded machine.
+#
 # FORKJOIN_TEST_FILTER=regex runs only the checks whose name matches.
 # FORKJOIN_STRESS_JOBS=n injects n jobs per policy in the lost-wake-up
 # stress (sleep_test; default 40,000, a tenth of a minute a policy), and
@@ -17,10 +22,30 @@ cd "$root"
 tools/install-deps.sh test || exit 1
 
 jobs=$(nproc)
-passed=0
-failed=0
 log_dir=build/test-logs
 mkdir -p "$log_dir"
+# Each check runs in a subshell of its own and leaves its counts here.
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
+
+# One check's line (and, if it failed, its evidence, on stdin) written as a
+# whole under a lock, so that the lines of checks that end together do not
+# interleave; the counts go to the results directory.
+report() {
+    local name=$1 ok=$2 bad=$3 secs=$4
+    echo "$ok $bad" >"$results/$name"
+    {
+        printf '%-28s %4d passed %4d failed  %4ds\n' "$name" "$ok" "$bad" "$secs"
+        cat
+    } >"$results/$name.out"
+    flock "$results" cat "$results/$name.out"
+}
+
+# Starts check "$@" in the background once fewer than $jobs checks run.
+queue() {
+    while (($(jobs -rp | wc -l) >= jobs)); do wait -n; done
+    "$@" &
+}
 
 wanted() { [[ -z "${FORKJOIN_TEST_FILTER:-}" || "$1" =~ $FORKJOIN_TEST_FILTER ]]; }
 
@@ -84,10 +109,7 @@ run_boost_test() {
         total=$("$binary" --list_content 2>&1 | grep -c '\*$' || true)
         bad=$((total - ok > 0 ? total - ok : 1))
     fi
-    passed=$((passed + ok))
-    failed=$((failed + bad))
-    printf '%-28s %4d passed %4d failed  %4ds\n' "$name" "$ok" "$bad" $((SECONDS - start))
-    if ((bad > 0)); then show_failure "$log"; fi
+    if ((bad > 0)); then show_failure "$log"; fi | report "$name" "$ok" "$bad" $((SECONDS - start))
 }
 
 # Any other check: one case, passed if the command exits 0.
@@ -96,10 +118,9 @@ run_check() {
     wanted "$name" || return 0
     local log="$log_dir/$name.log" start=$SECONDS
     if "$@" >"$log" 2>&1; then
-        passed=$((passed + 1)); printf '%-28s    1 passed    0 failed  %4ds\n' "$name" $((SECONDS - start))
+        report "$name" 1 0 $((SECONDS - start)) </dev/null
     else
-        failed=$((failed + 1)); printf '%-28s    0 passed    1 failed  %4ds\n' "$name" $((SECONDS - start))
-        tail -n 40 "$log"
+        tail -n 40 "$log" | report "$name" 0 1 $((SECONDS - start))
     fi
 }
 
@@ -115,54 +136,49 @@ run_counted_check() {
     ok=$(echo "$line" | awk '{print $1}'); ok=${ok:-0}
     bad=$(echo "$line" | awk '{print $3}'); bad=${bad:-0}
     if ((status != 0 && bad == 0)); then bad=1; fi
-    passed=$((passed + ok)); failed=$((failed + bad))
-    printf '%-28s %4d passed %4d failed  %4ds\n' "$name" "$ok" "$bad" $((SECONDS - start))
-    if ((bad > 0)); then tail -n 40 "$log"; fi
+    if ((bad > 0)); then tail -n 40 "$log"; fi | report "$name" "$ok" "$bad" $((SECONDS - start))
 }
 
 # How long each build took, on stderr: the suite's time is mostly compiling.
 build_time() { printf '%-28s built in %4ds\n' "$1" $((SECONDS - $2)) >&2; }
 
-echo "building tests and examples with b2 -j$jobs" >&2
-build_start=$SECONDS
-if ! b2 -j"$jobs" test//stage example//stage >"$log_dir/b2.log" 2>&1; then
-    tail -n 60 "$log_dir/b2.log"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
-build_time "tests and examples" "$build_start"
+# A build that fails counts as one failure; the checks still run, and each
+# program that is missing fails too.
+build_failures=0
+build() {
+    local what=$1 log=$2 start=$SECONDS; shift 2
+    echo "building $what with b2 -j$jobs" >&2
+    if b2 -j"$jobs" "$@" >"$log_dir/$log" 2>&1; then
+        build_time "$what" "$start"
+    else
+        build_failures=$((build_failures + 1))
+        echo "building $what failed:"
+        grep -E -B2 -A8 'error:|\.\.\.failed' "$log_dir/$log" | head -n 80
+    fi
+}
 
 # The core's Boost.Test programs also run under TSan and ASan+UBSan, and so
 # does the future test, on Boost.Context's ucontext back end (the one that
 # tells the sanitizers about fiber switches; see doc/futures.adoc).
 sanitized_tests=(deque join scope spawn install broadcast pool sleep spin_wait fence lifecycle thread_count sort future_ucontext algorithm_ucontext)
 
-for t in deque join scope spawn install broadcast pool spin_wait fence lifecycle thread_count future algorithm sort oom asio policy_benchmark separate_compilation; do
-    run_boost_test "$t" "build/test/${t}_test" 600
-done
-run_boost_test sleep build/test/sleep_test 900
-
-run_check global_pool_exit build/test/global_exit_test
+gcc_targets=(test//stage example//stage)
+gcc_what="tests and examples"
+if wanted 'tsan|asan'; then
+    gcc_targets+=(test//stage-tsan test//stage-asan)
+    gcc_what="tests, examples and sanitizer variants"
+fi
+build "$gcc_what" b2.log "${gcc_targets[@]}"
 
 # The future test built with clang 14 too: the library must build with both
 # compilers, and the futures (templates over user callables) are where they
-# disagree most.
-if wanted 'clang'; then
-    echo "building the clang variant with b2 -j$jobs" >&2
-    build_start=$SECONDS
-    if b2 -j"$jobs" toolset=clang-14 test//stage-clang >"$log_dir/b2-clang.log" 2>&1; then
-        build_time "clang variant" "$build_start"
-        run_boost_test clang_future build/test-clang/future_test 600
-    else
-        tail -n 60 "$log_dir/b2-clang.log"
-        failed=$((failed + 1))
-    fi
+# disagree most. The differential fuzzer needs clang's libFuzzer.
+clang_targets=()
+if wanted 'clang'; then clang_targets+=(test//stage-clang); fi
+if wanted 'fuzz'; then clang_targets+=(test/fuzz//stage); fi
+if ((${#clang_targets[@]} > 0)); then
+    build "the clang variant and the fuzzer" b2-clang.log toolset=clang-14 "${clang_targets[@]}"
 fi
-
-for e in quick_start custom_sleep_policy asio_timer asio_server; do
-    run_check "example_$e" "build/example/$e"
-done
-run_check example_policy_bakeoff build/example/policy_bakeoff --repetitions 1
 
 # A user's debug build: the examples compile at -O0 with -Wall -Wextra
 # -Werror. GCC warns about some things (a compare-exchange's memory orders)
@@ -175,7 +191,6 @@ debug_build_warnings() {
         xargs -P "$jobs" -I{} g++ -std=c++20 -O0 -Wall -Wextra -Werror -Iinclude \
               -c {} -o /dev/null
 }
-run_check debug_build_warnings debug_build_warnings
 
 # Misuse caught at compile time: each program in test/compile_fail must fail
 # to compile; the first error must carry the text of its "// expected
@@ -212,7 +227,6 @@ export -f compile_fails_as_expected
 compile_time_errors() {
     printf '%s\n' test/compile_fail/*.cpp | xargs -P "$jobs" -I{} bash -c 'compile_fails_as_expected "$1"' _ {}
 }
-run_check compile_time_errors compile_time_errors
 
 # The CMake package: install to a temporary prefix and build example/ as a
 # separate consumer project with find_package(boost_forkjoin).
@@ -229,28 +243,9 @@ cmake_consumer() {
     rm -rf "$work"
     return $status
 }
-run_check cmake_find_package cmake_consumer
-
-# The same tests under ThreadSanitizer and AddressSanitizer+UBSan.
-if wanted 'tsan|asan'; then
-    echo "building sanitizer variants with b2 -j$jobs" >&2
-    build_start=$SECONDS
-    if b2 -j"$jobs" test//stage-tsan test//stage-asan >"$log_dir/b2-sanitizers.log" 2>&1; then
-        build_time "sanitizer variants" "$build_start"
-        for t in "${sanitized_tests[@]}"; do
-            run_boost_test "tsan_$t" "build/test-tsan/${t}_test" 300
-            run_boost_test "asan_$t" "build/test-asan/${t}_test" 300
-        done
-        run_boost_test asan_oom build/test-asan/oom_test 300
-    else
-        tail -n 60 "$log_dir/b2-sanitizers.log"
-        failed=$((failed + 1))
-    fi
-fi
 
 # Differential fuzzing: replay the kept regressions, then fuzz for a while.
 fuzz() {
-    b2 -j"$jobs" toolset=clang-14 test/fuzz//stage || return 1
     mkdir -p build/fuzz-corpus build/fuzz-artifacts test/fuzz/regressions
     local regressions=(test/fuzz/regressions/*)
     if [ -e "${regressions[0]}" ]; then
@@ -259,19 +254,53 @@ fuzz() {
     build/fuzz/program_fuzzer -max_total_time="${FORKJOIN_FUZZ_SECONDS:-30}" -rss_limit_mb=4096 \
         -artifact_prefix=build/fuzz-artifacts/ build/fuzz-corpus test/fuzz/regressions
 }
-run_check fuzz fuzz
+
+# The checks, longest first, so that the last to end are short ones.
 
 # The benchmark's smoke test: every workload on every implementation at
 # reduced sizes; it fails if any run crashes, hangs or computes a wrong result.
-run_check benchmark_quick performance/run.sh --quick
+queue run_check benchmark_quick performance/run.sh --quick
+queue run_boost_test sleep build/test/sleep_test 900
+[ -x test/model/check.sh ] && queue run_counted_check spin_models test/model/check.sh
+queue run_check fuzz fuzz
+queue run_check compile_time_errors compile_time_errors
+queue run_check debug_build_warnings debug_build_warnings
+for t in tsan_sort tsan_sleep asan_sleep; do
+    queue run_boost_test "$t" "build/test-${t%%_*}/${t#*_}_test" 300
+done
+[ -x test/litmus/run.sh ] && queue run_counted_check fence_litmus test/litmus/run.sh
+
+for t in lifecycle spin_wait future sort asio algorithm join deque scope spawn install broadcast pool fence thread_count oom policy_benchmark separate_compilation; do
+    queue run_boost_test "$t" "build/test/${t}_test" 600
+done
+queue run_boost_test clang_future build/test-clang/future_test 600
+queue run_check cmake_find_package cmake_consumer
+queue run_check global_pool_exit build/test/global_exit_test
+for e in quick_start custom_sleep_policy asio_timer asio_server; do
+    queue run_check "example_$e" "build/example/$e"
+done
+queue run_check example_policy_bakeoff build/example/policy_bakeoff --repetitions 1
+
+# The same tests under ThreadSanitizer and AddressSanitizer+UBSan.
+for t in "${sanitized_tests[@]}" oom; do
+    for s in tsan asan; do
+        [[ "$s $t" == "tsan oom" || "$s $t" == "tsan sort" || "$t" == sleep ]] && continue
+        queue run_boost_test "${s}_$t" "build/test-$s/${t}_test" 300
+    done
+done
 
 # The documentation renders to HTML without a warning (bad markup, duplicate
 # ids) and, with -v, without a broken cross-reference, which asciidoctor
 # reports one level lower (INFO "possible invalid reference").
-run_check docs asciidoctor --failure-level=INFO -v -o build/doc/index.html doc/index.adoc
+queue run_check docs asciidoctor --failure-level=INFO -v -o build/doc/index.html doc/index.adoc
+wait
 
-[ -x test/model/check.sh ] && run_counted_check spin_models test/model/check.sh
-[ -x test/litmus/run.sh ] && run_counted_check fence_litmus test/litmus/run.sh
-
+passed=0
+failed=$build_failures
+for count in "$results"/*; do
+    [[ "$count" == *.out ]] && continue
+    read -r ok bad <"$count"
+    passed=$((passed + ok)); failed=$((failed + bad))
+done
 echo "$passed passed, $failed failed"
 ((failed == 0))
