@@ -142,7 +142,7 @@ void compare_everything(std::vector<long> const& v, checks& check)
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(every_algorithm_matches_std_on_random_inputs, Policy, test::api_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(every_algorithm_matches_std_on_random_inputs, Policy, test::algorithm_pool_kinds)
 {
     for (std::size_t threads : thread_counts) {
         test::pool<Policy> pool(test::threads(threads));

@@ -125,6 +125,47 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(get_from_a_worker_runs_other_jobs, Policy, test::a
     setter.join();
 }
 
+// A lazy join (lazy_joins.hpp) whose a waits inside the pool for what its
+// b provides: the wait publishes b first, so the worker (or a thief) runs
+// it, on one thread as on two; on a worker's stack (the wait runs jobs) and
+// on a fiber (the fiber parks, and its unpublished b goes on the deque).
+// Deeper, a fiber parks under unpublished joins of its own and resumes.
+namespace {
+int a_waits_for_b()
+{
+    fj::promise<int> p;
+    fj::future<int> f = p.get_future();
+    auto [x, y] = fj::join([&] { return f.get(); },
+                           [&] {
+                               p.set_value(7);
+                               return 1;
+                           });
+    return x + y;
+}
+
+template <class Pool>
+int parks_under_lazy_joins(Pool& pool, int depth)
+{
+    if (depth == 0)
+        return pool.spawn_future([] { return 1; }).get();
+    auto [x, y] = fj::join([&] { return parks_under_lazy_joins(pool, depth - 1); },
+                           [&] { return parks_under_lazy_joins(pool, depth - 1); });
+    return x + y;
+}
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_lazy_join_whose_a_waits_for_b_inside_the_pool)
+{
+    test::watchdog const hang_guard("a_lazy_join_whose_a_waits_for_b_inside_the_pool");
+    for (std::size_t n : {1u, 2u}) {
+        test::pool<test::lazy<fj::sleep::jec>> pool(test::threads(n));
+        BOOST_TEST(pool.install([] { return a_waits_for_b(); }) == 8);
+        BOOST_TEST(pool.spawn_future([] { return a_waits_for_b(); }).get() == 8);
+        BOOST_TEST(pool.spawn_future([&] { return parks_under_lazy_joins(pool, 6); }).get() == 64);
+        BOOST_TEST(pool.install([&] { return parks_under_lazy_joins(pool, 6); }) == 64);
+    }
+}
+
 // The free spawn_future runs on the caller's pool, or on the global pool
 // from outside every pool, as the free spawn does.
 BOOST_AUTO_TEST_CASE_TEMPLATE(free_spawn_future_uses_the_current_pool, Policy, test::api_policies)

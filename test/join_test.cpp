@@ -46,7 +46,7 @@ struct right_error : std::runtime_error {
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(fib_matches_serial, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(fib_matches_serial, Policy, test::join_policies)
 {
     for (std::size_t n : {1u, 2u, 3u}) {
         test::pool<Policy> pool(test::threads(n));
@@ -54,7 +54,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(fib_matches_serial, Policy, test::all_policies)
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(results_of_both_sides_and_void, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(results_of_both_sides_and_void, Policy, test::join_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     auto [text, number] = pool.install([] {
@@ -69,7 +69,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(results_of_both_sides_and_void, Policy, test::all_
     BOOST_TEST(ran.load() == 2);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(join_borrows_and_mutates_locals, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(join_borrows_and_mutates_locals, Policy, test::join_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     std::vector<int> left(1000, 1), right(1000, 2);
@@ -90,7 +90,7 @@ BOOST_AUTO_TEST_CASE(join_outside_every_pool_uses_the_global_pool)
     BOOST_TEST(fib(20) == fib_serial(20));
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(nested_joins_across_pools, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(nested_joins_across_pools, Policy, test::join_policies)
 {
     test::pool<Policy> outer(test::threads(2));
     fj::basic_thread_pool<fj::sleep::jec> inner(test::threads(2));
@@ -104,7 +104,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(nested_joins_across_pools, Policy, test::all_polic
     BOOST_TEST(total == fib_serial(18) + fib_serial(17) + fib_serial(16));
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(exception_on_the_left, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(exception_on_the_left, Policy, test::join_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     std::atomic<bool> right_ran{false};
@@ -115,7 +115,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exception_on_the_left, Policy, test::all_policies)
     BOOST_TEST(right_ran.load()); // both sides finish before the rethrow
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(exception_on_the_right, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(exception_on_the_right, Policy, test::join_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     std::atomic<bool> left_ran{false};
@@ -126,7 +126,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exception_on_the_right, Policy, test::all_policies
     BOOST_TEST(left_ran.load());
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(exceptions_on_both_sides_rethrow_the_left_one, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(exceptions_on_both_sides_rethrow_the_left_one, Policy, test::join_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     for (int i = 0; i < 100; ++i)
@@ -134,7 +134,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exceptions_on_both_sides_rethrow_the_left_one, Pol
                           left_error);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(nested_exception_unwinds_every_level, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(nested_exception_unwinds_every_level, Policy, test::join_policies)
 {
     test::pool<Policy> pool(test::threads(3));
     std::atomic<int> finished{0};
@@ -153,7 +153,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(nested_exception_unwinds_every_level, Policy, test
     BOOST_TEST(finished.load() == 1023);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_stolen_job_that_throws_reaches_its_owner, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_stolen_job_that_throws_reaches_its_owner, Policy, test::join_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     // The left side waits until the right side has been stolen and has run,
@@ -180,7 +180,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_stolen_job_that_throws_reaches_its_owner, Policy
 // second half took the oldest job of its deque, whose joins took the oldest
 // again, nesting one job per frame until fib(22) overflowed the worker's
 // stack (~78,000 nested frames).
-BOOST_AUTO_TEST_CASE_TEMPLATE(breadth_first_join_keeps_the_stack_bounded, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(breadth_first_join_keeps_the_stack_bounded, Policy, test::join_policies)
 {
     for (std::size_t n : {1u, 2u}) {
         fj::pool_options options = test::threads(n);
@@ -194,7 +194,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(breadth_first_join_keeps_the_stack_bounded, Policy
 // worker run jobs, b among them; the top of the deque is then a job older
 // than the join, which the join must leave: run there, it would make the
 // join wait for it, and it may be waiting for the join's return.
-BOOST_AUTO_TEST_CASE_TEMPLATE(a_join_whose_b_ran_while_a_waited_returns_at_once, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_join_whose_b_ran_while_a_waited_returns_at_once, Policy, test::join_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     std::mutex mutex;
@@ -262,7 +262,7 @@ BOOST_AUTO_TEST_CASE(sort)
 }
 
 // rayon: sort_in_pool.
-BOOST_AUTO_TEST_CASE_TEMPLATE(sort_in_pool, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(sort_in_pool, Policy, test::join_policies)
 {
     auto data = seeded_random(12 * 1024);
     auto sorted = data;
@@ -283,7 +283,7 @@ BOOST_AUTO_TEST_CASE(join_context_both)
 }
 
 // rayon: join_context_neither. On a one-thread pool nothing can be stolen.
-BOOST_AUTO_TEST_CASE_TEMPLATE(join_context_neither, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(join_context_neither, Policy, test::join_policies)
 {
     test::pool<Policy> pool(test::threads(1));
     auto [a_migrated, b_migrated] = pool.install([] {
@@ -295,7 +295,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(join_context_neither, Policy, test::all_policies)
 }
 
 // rayon: join_context_second. Both closures wait for each other at a
-// barrier, so b must have been stolen by the other worker.
+// barrier, so b must have been stolen by the other worker. Eager pools only:
+// a lazy join publishes b at a join or a wait inside the pool, and a waits
+// for b outside it (the lazy counterpart is
+// a_lazy_join_publishes_b_for_an_idle_worker below).
 BOOST_AUTO_TEST_CASE_TEMPLATE(join_context_second, Policy, test::all_policies)
 {
     test::watchdog const hang_guard("join_context_second");
@@ -320,7 +323,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(join_context_second, Policy, test::all_policies)
 // on 32-bit targets). Joins from outside, through pool.join: 100,000 rather
 // than rayon's 500,000 to keep the suite short, still past 2^16 of each of
 // the counters the policies bump per injected job.
-BOOST_AUTO_TEST_CASE_TEMPLATE(join_counter_overflow, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(join_counter_overflow, Policy, test::join_policies)
 {
     constexpr int max = 100'000;
     int i = 0;
@@ -333,7 +336,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(join_counter_overflow, Policy, test::all_policies)
 }
 
 // join_context's results and exceptions are join's.
-BOOST_AUTO_TEST_CASE_TEMPLATE(join_context_results_and_exceptions, Policy, test::all_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(join_context_results_and_exceptions, Policy, test::join_policies)
 {
     test::pool<Policy> pool(test::threads(2));
     auto [text, number] = pool.install([] {
@@ -349,4 +352,88 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(join_context_results_and_exceptions, Policy, test:
     BOOST_TEST(right_ran.load());
     auto [x, y] = pool.join([] { return 1; }, [] { return 2; });
     BOOST_TEST(x + y == 3);
+}
+
+// --- Lazy joins (lazy_joins.hpp) ----------------------------------------------
+
+using lazy_policies = std::tuple<test::lazy<fj::sleep::jec>, test::lazy<fj::sleep::legacy>, test::lazy<fj::sleep::spin>>;
+
+// While a runs joins of its own, the heartbeat publishes b for the idle
+// worker, which steals it: b migrates. (A join nobody asks for runs b inline,
+// so one try may not migrate; the loop ends at the first that does.)
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_lazy_join_publishes_b_for_an_idle_worker, Policy, lazy_policies)
+{
+    test::watchdog const hang_guard("a_lazy_join_publishes_b_for_an_idle_worker");
+    test::pool<Policy> pool(test::threads(2));
+    auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    bool migrated = false;
+    while (!migrated && std::chrono::steady_clock::now() < deadline) {
+        auto const [a, b_migrated] = pool.install([] {
+            return fj::join_context([](fj::fn_context) { return fib(22); },
+                                    [](fj::fn_context b) { return b.migrated(); });
+        });
+        BOOST_TEST_REQUIRE(a == fib_serial(22));
+        migrated = b_migrated;
+    }
+    BOOST_TEST(migrated);
+}
+
+// A worker that yields runs its pending jobs: an unpublished second half is
+// one, as it would be on an eager join's deque. On one thread nothing else
+// could run b.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_lazy_join_s_b_runs_when_a_yields, Policy, lazy_policies)
+{
+    test::watchdog const hang_guard("a_lazy_join_s_b_runs_when_a_yields");
+    test::pool<Policy> pool(test::threads(1));
+    bool b_ran = false;
+    int yields = 0;
+    pool.install([&] {
+        fj::join(
+            [&] {
+                while (!b_ran) {
+                    fj::yield_local();
+                    ++yields;
+                }
+            },
+            [&] { b_ran = true; });
+    });
+    BOOST_TEST(b_ran);
+    BOOST_TEST(yields == 1);
+}
+
+// scope and spawn inside a lazy join's closures, and lazy joins inside
+// spawned jobs: every job runs once, whatever publishes what.
+BOOST_AUTO_TEST_CASE_TEMPLATE(scopes_and_spawns_inside_lazy_joins, Policy, lazy_policies)
+{
+    for (std::size_t n : {1u, 2u}) {
+        test::pool<Policy> pool(test::threads(n));
+        std::atomic<int> spawned{0};
+        auto const [a, b] = pool.install([&] {
+            return fj::join(
+                [&] {
+                    fj::scope([&](fj::lifo_scope& s) {
+                        for (int i = 0; i < 100; ++i)
+                            s.spawn([&](fj::lifo_scope&) {
+                                if (fib(12) == 144)
+                                    ++spawned;
+                            });
+                    });
+                    return fib(20);
+                },
+                [&] { return fib(21); });
+        });
+        BOOST_TEST(spawned.load() == 100);
+        BOOST_TEST(a == fib_serial(20));
+        BOOST_TEST(b == fib_serial(21));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_negative_heartbeat_is_refused)
+{
+    fj::pool_options options = test::threads(1);
+    options.heartbeat = std::chrono::microseconds(-1);
+    BOOST_CHECK_THROW((test::pool<test::lazy<fj::sleep::jec>>(options)), std::invalid_argument);
+    options.heartbeat = std::chrono::nanoseconds::zero(); // publish at every join while a worker idles
+    test::pool<test::lazy<fj::sleep::jec>> pool(options);
+    BOOST_TEST(pool.install([] { return fib(20); }) == fib_serial(20));
 }

@@ -61,8 +61,44 @@ using algorithm_policies = std::tuple<boost::forkjoin::sleep::jec>;
 // The policies that block and so can detect deadlocks and save idle CPU.
 using blocking_policies = std::tuple<boost::forkjoin::sleep::legacy, boost::forkjoin::sleep::jec>;
 
+// A test's Policy parameter lazy<P>: the pool of policy P with lazy joins
+// (lazy_joins.hpp).
 template <class Policy>
-using pool = boost::forkjoin::basic_thread_pool<Policy>;
+struct lazy {};
+
+template <class Policy>
+struct pool_of {
+    using type = boost::forkjoin::basic_thread_pool<Policy>;
+};
+template <class Policy>
+struct pool_of<lazy<Policy>> {
+    using type = boost::forkjoin::basic_thread_pool<Policy, boost::forkjoin::lazy_joins>;
+};
+
+template <class Policy>
+using pool = typename pool_of<Policy>::type;
+
+// The join tests run on every policy eagerly, and lazily on the default
+// policy and on the one that never sleeps (where idle workers are always
+// searching, so lazy joins publish the most); under the sanitizers, lazily
+// on the default policy.
+#if BOOST_FORKJOIN_TEST_SANITIZED
+using join_policies = std::tuple<boost::forkjoin::sleep::spin, boost::forkjoin::sleep::legacy,
+                                 boost::forkjoin::sleep::jec, lazy<boost::forkjoin::sleep::jec>>;
+#else
+using join_policies =
+    std::tuple<boost::forkjoin::sleep::spin, boost::forkjoin::sleep::legacy, boost::forkjoin::sleep::jec,
+               example::spin_then_backoff, lazy<boost::forkjoin::sleep::jec>, lazy<boost::forkjoin::sleep::spin>>;
+#endif
+
+// The one case of algorithm_test and of sort_test that runs on every pool
+// kind: api_policies, and lazy joins on the default policy.
+#if BOOST_FORKJOIN_TEST_SANITIZED
+using algorithm_pool_kinds = std::tuple<boost::forkjoin::sleep::jec, lazy<boost::forkjoin::sleep::jec>>;
+#else
+using algorithm_pool_kinds = std::tuple<boost::forkjoin::sleep::spin, boost::forkjoin::sleep::legacy,
+                                        boost::forkjoin::sleep::jec, lazy<boost::forkjoin::sleep::jec>>;
+#endif
 
 inline boost::forkjoin::pool_options threads(std::size_t n)
 {

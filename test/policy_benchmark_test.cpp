@@ -17,6 +17,7 @@
 #include <boost/forkjoin/policy_benchmark.hpp>
 #include <boost/json/src.hpp> // Boost.JSON, header-only: parses what to_json() wrote
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -203,6 +204,22 @@ BOOST_AUTO_TEST_CASE(a_user_policy_is_named_like_the_built_in_ones)
         tiny({1}, 1), [](auto& pool) { pool.install([] { return fib(10); }); });
     BOOST_TEST(result.cell("my-backoff", 1).wall_seconds.size() == 1u);
     BOOST_TEST(result.cell("sleep::jec", 1).wall_seconds.size() == 1u);
+}
+
+// Eager against lazy joins (lazy_joins.hpp) on one workload: the lazy
+// entry's pool is basic_thread_pool<P, lazy_joins>, and it has its name.
+BOOST_AUTO_TEST_CASE(eager_and_lazy_joins_compare_as_two_policies)
+{
+    BOOST_TEST(fj::policy_name<fj::with_lazy_joins<fj::sleep::jec>>() == "sleep::jec + lazy_joins");
+    std::vector<bool> lazy_pools;
+    auto const result = fj::compare_policies<fj::sleep::jec, fj::with_lazy_joins<fj::sleep::jec>>(
+        tiny({2}, 2), [&](auto& pool) {
+            lazy_pools.push_back(std::remove_reference_t<decltype(pool)>::has_lazy_joins);
+            BOOST_TEST(pool.install([] { return fib(15); }) == 610);
+        });
+    BOOST_TEST(result.cell("sleep::jec", 2).wall_seconds.size() == 2u);
+    BOOST_TEST(result.cell("sleep::jec + lazy_joins", 2).wall_seconds.size() == 2u);
+    BOOST_TEST(std::count(lazy_pools.begin(), lazy_pools.end(), true) == std::count(lazy_pools.begin(), lazy_pools.end(), false));
 }
 
 BOOST_AUTO_TEST_CASE(default_thread_counts)

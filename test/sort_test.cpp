@@ -175,7 +175,7 @@ static_assert(std::is_void_v<decltype(fj::sort(std::declval<std::vector<int>&>()
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(random_ints_match_std_on_every_pool, Policy, test::api_policies)
+BOOST_AUTO_TEST_CASE_TEMPLATE(random_ints_match_std_on_every_pool, Policy, test::algorithm_pool_kinds)
 {
     test::watchdog const hang_guard("random_ints_match_std_on_every_pool");
     for (std::size_t threads : {1u, 2u, 4u}) {

@@ -139,6 +139,12 @@ check mutant   jec/JEC_BEFORE_TOGGLE            jec "-DMUTANT_JEC_BEFORE_TOGGLE"
 check mutant   jec/NO_SEARCH_AFTER_SLEEPY+STRONG jec "-DMUTANT_NO_SEARCH_AFTER_SLEEPY -DSTRONG"
 check mutant   jec/NO_SEARCH_AFTER_SLEEPY+NO_INJECTOR_CHECK jec "-DMUTANT_NO_SEARCH_AFTER_SLEEPY -DNO_INJECTOR_CHECK"
 check model    jec/STRONG+LOSSY_PUSH+BLOCKED    jec "-DSTRONG -DLOSSY_PUSH -DBLOCKED"
+# Lazy joins: publication at a heartbeat for an idle worker, and before a
+# wait inside the pool (doc/lazy_joins.adoc).
+check model    jec/LAZY                         jec "-DLAZY"
+check model    jec/LAZY/BEATS=0                 jec "-DLAZY -DBEATS=0"
+check model    jec/LAZY+A_WAITS/BEATS=1         jec "-DLAZY -DLAZY_A_WAITS -DBEATS=1"
+check mutant   jec/LAZY+A_WAITS+WAIT_WITHOUT_PUBLISHING jec "-DLAZY -DLAZY_A_WAITS -DMUTANT_LAZY_WAIT_WITHOUT_PUBLISHING"
 check mutant   jec/BLOCKED_NO_HAND_OVER         jec "-DSTRONG -DLOSSY_PUSH -DBLOCKED -DMUTANT_BLOCKED_NO_HAND_OVER"
 # ---- the latch a thread outside the pool waits on: spin, then block --------
 check model    lock_latch                       lock_latch ""

@@ -55,6 +55,19 @@
  *     (registry::hand_over_local_jobs; its fence and the one after
  *     announce_sleepy make it seq-cst, test/litmus pair e).
  *
+ *   - -DLAZY: the JOINER's join is lazy (detail/lazy_frames.hpp): b goes on
+ *     the worker's private list, invisible to thieves; a runs BEATS of its
+ *     own joins, and at each the heartbeat publishes b (push, then the
+ *     push's new_internal_jobs, as an eager join's) if a worker is idle
+ *     (`inactive` here: the registry's idle count rises and falls where
+ *     the policy's inactive count does). After a: b still unpublished runs
+ *     inline; published, the join ends as an eager one.
+ *   - -DLAZY_A_WAITS (with -DLAZY): a waits inside the pool for b (a future
+ *     that b completes): wait_until(b.latch), which first publishes every
+ *     unpublished second half (registry_base::wait_for_latch). The mutant
+ *     -DMUTANT_LAZY_WAIT_WITHOUT_PUBLISHING skips that: b stays on the
+ *     private list, every worker goes to sleep, and the monitor fires.
+ *
  * Property: `monitor` fires on `timeout` (no process can move: every worker
  * is parked on its condvar) and asserts that all jobs ran; so an injected job
  * or a set latch left while every worker sleeps is an assertion violation;
@@ -158,6 +171,10 @@
 #define SET      3
 #define JL       NW      /* lat[0..NW-1]: each worker's main-loop latch; lat[NW]: the join latch */
 
+#ifndef BEATS
+#define BEATS 2          /* -DLAZY: heartbeats while a runs */
+#endif
+
 #define JOINER 0
 #define LEAF   1
 #define CHILD  2
@@ -174,6 +191,7 @@ byte ih, it;             /* injector head / tail, job 0 is the JOINER */
 byte inj_cnt;            /* injected-but-not-taken counter: has_injected_jobs() */
 byte jowner;             /* worker waiting on the join latch */
 bit  child_done;         /* -DSTRONG only */
+bit  unpublished;        /* -DLAZY: b is on the joiner's private list */
 byte done;
 byte g_posts;            /* ghost: number of JEC toggles made by posters */
 
@@ -227,6 +245,17 @@ inline find_work(i)
     fi
 }
 
+/* -DLAZY: push the unpublished b on the joiner's deque and tell the
+ * policy, as worker_thread::push does for an eager join */
+inline publish(t, cs, ci, n, i, r)
+{
+    t = (dq[me] == 0);
+    dq[me]++;
+    unpublished = 0;
+    new_jobs(t, cs, ci, n, i, r);
+    t = 0
+}
+
 /* new_jobs(num_jobs = 1, queue_was_empty) */
 inline new_jobs(qwe, cs, ci, n, i, r)
 {
@@ -263,6 +292,7 @@ proctype worker(byte me)
     bit  nested = 0;
     bit  ok = 0;
     byte t = 0;
+    byte q = 0;           /* -DLAZY: publish()'s queue_was_empty */
     byte cs, ci, n, i;
     bit  r;
     byte gsnap = 0;       /* ghost: g_posts when we announced */
@@ -394,6 +424,40 @@ execute:
 #endif
         t = 0; r = 0
 #endif
+#ifdef LAZY
+    :: job == JOINER ->
+        jowner = me;
+        unpublished = 1;                          /* b on the private list */
+        t = 0;
+        do                                        /* a's joins, a heartbeat each */
+        :: t < BEATS ->
+            if
+            :: unpublished && inactive > 0 -> publish(q, cs, ci, n, i, r)
+            :: else
+            fi;
+            t++
+        :: else -> break
+        od;
+        t = 0;
+#ifdef LAZY_A_WAITS
+#ifndef MUTANT_LAZY_WAIT_WITHOUT_PUBLISHING
+        if                                        /* wait_for_latch publishes first */
+        :: unpublished -> publish(q, cs, ci, n, i, r)
+        :: else
+        fi;
+#endif
+        nested = 1; cur = JL; job = NONE; goto outer   /* a waits until b's latch is set */
+#else
+        if
+        :: unpublished -> unpublished = 0; done++; done++   /* b runs inline */
+        :: else ->
+            if
+            :: atomic { dq[me] > 0 -> dq[me]-- } -> done++; done++   /* b popped back */
+            :: else -> nested = 1; cur = JL; job = NONE; goto outer
+            fi
+        fi
+#endif
+#else
     :: job == JOINER ->
         t = (dq[me] == 0);                        /* queue_was_empty */
         dq[me]++;                                 /* push(b) */
@@ -421,6 +485,7 @@ execute:
         :: atomic { dq[me] > 0 -> dq[me]-- } -> done++; done++   /* b popped back, run inline */
         :: else -> nested = 1; cur = JL; job = NONE; goto outer  /* stolen: wait_until(b.latch) */
         fi
+#endif
 #endif
     fi;
     job = NONE;

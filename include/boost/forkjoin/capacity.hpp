@@ -31,11 +31,17 @@ struct is_size_option : std::false_type {};
 template <template <std::size_t> class Option, std::size_t N>
 struct is_size_option<Option, Option<N>> : std::true_type {};
 
-// The value of the last Option<N> among Options, or Default.
+// The value of the last Option<N> among Options, or Default. Options of
+// other kinds (lazy_joins, with no value) are skipped.
 template <template <std::size_t> class Option, std::size_t Default, class... Options>
 constexpr std::size_t size_option_v = [] {
     std::size_t value = Default;
-    ((value = is_size_option<Option, Options>::value ? Options::value : value), ...);
+    (
+        [&] {
+            if constexpr (is_size_option<Option, Options>::value)
+                value = Options::value;
+        }(),
+        ...);
     return value;
 }();
 

@@ -44,6 +44,10 @@ std::optional<yield_result> yield_with(Search search)
     worker_thread* const w = current_worker;
     if (w == nullptr)
         return std::nullopt;
+    // A lazy join's unpublished second halves are pending jobs of this
+    // worker like any other: on the deque first, where the search looks
+    // (as an eager join would have left them).
+    w->publish_unpublished_joins();
     if (std::optional<job_ref> const job = search(*w)) {
         w->execute(*job);
         return yield_result::executed;
@@ -78,6 +82,10 @@ inline void mark_blocked()
     detail::worker_thread* const w = detail::current_worker;
     if (w == nullptr)
         throw std::logic_error("boost::forkjoin::mark_blocked: not called on a worker thread");
+    // What the caller will wait for may be a lazy join's second half that
+    // only this worker knows of: make it stealable before its deque is
+    // handed over.
+    w->publish_unpublished_joins();
     w->registry().mark_blocked();
 }
 

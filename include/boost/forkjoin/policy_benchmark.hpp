@@ -13,6 +13,11 @@
 //     std::cout << result;              // an aligned table, ratios to the first policy
 //     write(file, result.to_json());
 //
+// Lazy joins (lazy_joins.hpp) take part as a policy of their own:
+// with_lazy_joins<P> is the pool of policy P with lazy joins, so
+// compare_policies<sleep::jec, with_lazy_joins<sleep::jec>> compares the
+// eager and the lazy join on your workload.
+//
 // For each thread count, the repetitions of the policies are interleaved
 // (round r runs every policy once, starting with a different one each round)
 // so that a machine whose speed drifts affects every policy alike. Each
@@ -152,19 +157,48 @@ private:
     }
 };
 
+// For compare_policies: the pool of Policy with lazy joins. A sleep policy in
+// its own right (it is Policy), named "<Policy's name> + lazy_joins".
+template <sleep_policy Policy>
+struct with_lazy_joins : Policy {
+    using Policy::Policy;
+};
+
+namespace detail {
+// The pool compare_policies builds for a policy of its list.
+template <class Policy>
+struct benchmark_pool {
+    using type = basic_thread_pool<Policy>;
+};
+template <class Policy>
+struct benchmark_pool<with_lazy_joins<Policy>> {
+    using type = basic_thread_pool<Policy, lazy_joins>;
+};
+
+template <class T>
+inline constexpr bool is_with_lazy_joins_v = false;
+template <class Policy>
+inline constexpr bool is_with_lazy_joins_v<with_lazy_joins<Policy>> = true;
+} // namespace detail
+
 // The name a policy has in the results: its static `name` member if it has one
 // (convertible to std::string_view), else its type's name without the
-// library's namespace ("sleep::jec", "example::spin_then_backoff").
+// library's namespace ("sleep::jec", "example::spin_then_backoff");
+// with_lazy_joins<P>: P's name and " + lazy_joins".
 template <sleep_policy Policy>
 std::string policy_name()
 {
-    // A static member only: a data member called `name` (a policy that logs
-    // under a name of its own, say) would also satisfy the unevaluated
-    // `Policy::name`, and is not the policy's name.
-    if constexpr (requires {
-                      requires !std::is_member_object_pointer_v<decltype(&Policy::name)>;
-                      std::string_view(Policy::name);
-                  }) {
+    if constexpr (detail::is_with_lazy_joins_v<Policy>) {
+        using underlying = typename detail::benchmark_pool<Policy>::type::sleep_policy_type;
+        return policy_name<underlying>() + " + lazy_joins";
+    } else if constexpr (requires {
+                             // A static member only: a data member called
+                             // `name` (a policy that logs under a name of its
+                             // own, say) would also satisfy the unevaluated
+                             // `Policy::name`, and is not the policy's name.
+                             requires !std::is_member_object_pointer_v<decltype(&Policy::name)>;
+                             std::string_view(Policy::name);
+                         }) {
         return std::string(std::string_view(Policy::name));
     } else {
         std::string name = boost::core::demangle(typeid(Policy).name());
@@ -275,7 +309,7 @@ void measure_once(benchmark_options const& options, std::size_t threads, Workloa
 {
     pool_options pool_opts = options.pool;
     pool_opts.num_threads = threads;
-    basic_thread_pool<Policy> pool(std::move(pool_opts));
+    typename benchmark_pool<Policy>::type pool(std::move(pool_opts));
     for (std::size_t i = 0; i < options.warmup; ++i)
         workload(pool);
     wait_for_work_in_flight(pool);

@@ -162,6 +162,17 @@ struct pool_options {
     // run, worker 0's share of a broadcast). Ignored with num_threads 1,
     // which would leave the pool no thread; not with use_current_thread.
     bool caller_slot = false;
+
+    // Pools with lazy_joins only (lazy_joins.hpp): the longest a busy
+    // worker keeps the second halves of its joins to itself while another
+    // worker is idle, give or take the time its code runs between two
+    // joins. Once a heartbeat, such a worker publishes its oldest
+    // unpublished second halves, one per idle worker. Shorter: thieves
+    // find work sooner, and more of the joins pay an eager join's cost.
+    // Zero: publish at every join while a worker is idle. Negative: the
+    // constructor throws std::invalid_argument. The default suits every
+    // workload measured (doc/lazy_joins.adoc).
+    std::chrono::nanoseconds heartbeat = std::chrono::microseconds(100);
 };
 
 } // namespace boost::forkjoin

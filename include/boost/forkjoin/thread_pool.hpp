@@ -15,6 +15,7 @@
 #include <boost/forkjoin/detail/registry.hpp>
 #include <boost/forkjoin/detail/submit.hpp>
 #include <boost/forkjoin/detail/future_fwd.hpp>
+#include <boost/forkjoin/lazy_joins.hpp>
 #include <boost/forkjoin/pool_options.hpp>
 #include <boost/forkjoin/pool_stats.hpp>
 #include <boost/forkjoin/sleep/jec.hpp>
@@ -36,8 +37,8 @@ class pool_executor;
 
 template <sleep_policy SleepPolicy, class... Options>
 class basic_thread_pool {
-    static_assert((detail::is_pool_option_v<Options> && ...),
-                  "basic_thread_pool options are deque_capacity<N> and injector_capacity<N>");
+    static_assert(((detail::is_pool_option_v<Options> || std::is_same_v<Options, lazy_joins>) && ...),
+                  "basic_thread_pool options are deque_capacity<N>, injector_capacity<N> and lazy_joins");
 
 public:
     using sleep_policy_type = SleepPolicy;
@@ -45,6 +46,9 @@ public:
     static constexpr std::size_t initial_deque_capacity = detail::size_option_v<deque_capacity, 256, Options...>;
     static constexpr std::size_t initial_injector_capacity =
         detail::size_option_v<injector_capacity, 128, Options...>;
+    // lazy_joins.hpp: whether this pool's joins publish their second halves
+    // only when another worker is idle.
+    static constexpr bool has_lazy_joins = (std::is_same_v<Options, lazy_joins> || ...);
     // 2^30 slots are 16 GiB a worker; past 2^62 the rounding up to a power
     // of two would overflow the deque's signed 64-bit indices.
     static_assert(initial_deque_capacity <= std::size_t{1} << 30,
@@ -58,7 +62,7 @@ public:
     // calling thread is worker 0 from here until the destructor.
     explicit basic_thread_pool(pool_options options = {})
         : registry_(std::make_shared<detail::registry<SleepPolicy>>(std::move(options), initial_deque_capacity,
-                                                                    initial_injector_capacity))
+                                                                    initial_injector_capacity, has_lazy_joins))
     {
         registry_->start();
     }

@@ -277,8 +277,14 @@ private:
     }
 
     // On the fiber: back to the worker that resumed us. We return once our
-    // home runs our job again.
-    void park() noexcept { caller_ = std::move(caller_).resume(); }
+    // home runs our job again. The second halves of lazy joins on this
+    // fiber's stack become stealable first: the worker's list of them is
+    // only ever the running stack's (lazy_frames.hpp).
+    void park() noexcept
+    {
+        current_worker->publish_unpublished_joins();
+        caller_ = std::move(caller_).resume();
+    }
 
     // running_fiber's operations (worker_thread::park_fiber_until uses them
     // to wait for a latch parked).
@@ -300,6 +306,7 @@ private:
     {
         auto& self = static_cast<fiber_task_base&>(fiber);
         self.excursion_ = job;
+        current_worker->publish_unpublished_joins(); // as in park()
         self.caller_ = std::move(self.caller_).resume();
     }
 
@@ -410,6 +417,9 @@ private:
         // (fiber_exceptions.hpp): swapped in and out around every resume.
         eh_globals* const exceptions = this_thread_eh_globals();
         for (;;) {
+            // Nothing of this stack may sit on the list while the fiber's
+            // runs: every wait that can lead here published it.
+            BOOST_ASSERT(w->unpublished_joins().empty());
             w->set_current_fiber(self);
             self->exceptions_.enter(exceptions);
             self->fiber_ = std::move(self->fiber_).resume();

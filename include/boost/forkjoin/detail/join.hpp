@@ -4,50 +4,46 @@
 #ifndef BOOST_FORKJOIN_DETAIL_JOIN_HPP
 #define BOOST_FORKJOIN_DETAIL_JOIN_HPP
 
-// The body of join on a worker: b is pushed on the worker's deque as a job on
-// this stack frame, a runs here, then b is popped back and run here too,
-// unless a thief took it meanwhile, in which case the worker runs other jobs
-// until b's latch is set. No allocation, no lock, and no call into the sleep
-// policy unless its push_filter asks for one.
+// The body of join on a worker, eager or lazy as the worker's pool was built
+// (lazy_joins.hpp).
+//
+// Eager: b is pushed on the worker's deque as a job on this stack frame, a
+// runs here, then b is popped back and run here too, unless a thief took it
+// meanwhile, in which case the worker runs other jobs until b's latch is
+// set. No allocation, no lock, and no call into the sleep policy unless its
+// push_filter asks for one.
+//
+// Lazy: b's job goes on the worker's private list of unpublished second
+// halves instead (lazy_frames.hpp), two stores. If nobody published it
+// while a ran, it is still the list's newest: it comes off and b runs
+// inline. If the worker's heartbeat published it, it is on the deque, and
+// the join ends as an eager one does.
 //
 // Apart from join.hpp so that basic_thread_pool::join can use it without the
 // global pool.
 
+#include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/job.hpp>
+#include <boost/forkjoin/detail/lazy_frames.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
 #include <boost/forkjoin/detail/spin_latch.hpp>
 
 #include <exception>
+#include <new>
 #include <optional>
 #include <utility>
 
 namespace boost::forkjoin::detail {
 
+// The end of a join whose b was pushed on the deque, once a returned.
+// Inlined: it is the eager join's fast path.
 template <class A, class B>
-std::pair<invoke_value_t<A>, invoke_value_t<B>> join_on_worker(worker_thread& worker, A&& a, B&& b)
+BOOST_FORKJOIN_FORCEINLINE std::pair<invoke_value_t<A>, invoke_value_t<B>> finish_pushed_join(worker_thread& worker,
+                                                                   stack_job<B, spin_latch>& job_b,
+                                                                   invoke_value_t<A>&& result_a)
 {
-    stack_job<B, spin_latch> job_b(b, worker);
-    job_ref const b_ref = job_b.as_job_ref();
-    worker.push(b_ref);
-
     using value_a = invoke_value_t<A>;
-    value_a result_a = [&]() -> value_a {
-        std::exception_ptr error;
-        try {
-            return invoke_to_value(std::forward<A>(a));
-        } catch (...) {
-            error = std::current_exception();
-        }
-        // b may sit in our deque or run elsewhere; it references this frame,
-        // so let it finish before the exception unwinds us. Outside the
-        // handler: on a fiber the wait parks, and the worker may meanwhile
-        // run another fiber that enters and leaves handlers of its own on
-        // this thread, whose record of the exceptions being handled would
-        // then no longer be last in, first out.
-        worker.wait_until(job_b.latch().core());
-        std::rethrow_exception(std::move(error));
-    }();
-
+    job_ref const b_ref = job_b.as_job_ref();
     // Usually b is still on top of our deque: pop it and run it here. The
     // latch first: if a waited inside the pool (a yield, an install into
     // another pool, a future's get), this worker may have run b meanwhile,
@@ -68,6 +64,125 @@ std::pair<invoke_value_t<A>, invoke_value_t<B>> join_on_worker(worker_thread& wo
         worker.execute(*job);
     }
     return {std::forward<value_a>(result_a), job_b.take_result()};
+}
+
+template <class A, class B>
+std::pair<invoke_value_t<A>, invoke_value_t<B>> eager_join_on_worker(worker_thread& worker, A&& a, B&& b)
+{
+    stack_job<B, spin_latch> job_b(b, worker);
+    worker.push(job_b.as_job_ref());
+
+    using value_a = invoke_value_t<A>;
+    value_a result_a = [&]() -> value_a {
+        std::exception_ptr error;
+        try {
+            return invoke_to_value(std::forward<A>(a));
+        } catch (...) {
+            error = std::current_exception();
+        }
+        // b may sit in our deque or run elsewhere; it references this frame,
+        // so let it finish before the exception unwinds us. Outside the
+        // handler: on a fiber the wait parks, and the worker may meanwhile
+        // run another fiber that enters and leaves handlers of its own on
+        // this thread, whose record of the exceptions being handled would
+        // then no longer be last in, first out.
+        worker.wait_until(job_b.latch().core());
+        std::rethrow_exception(std::move(error));
+    }();
+    return finish_pushed_join<A, B>(worker, job_b, std::forward<value_a>(result_a));
+}
+
+// A lazy join's node on its frame, with room for b's job, which is built
+// there only if the frame is published (lazy_frame says why).
+template <class B>
+struct lazy_join_frame : lazy_frame {
+    using job_type = stack_job<B, spin_latch>;
+
+    lazy_join_frame(lazy_frame* older, B& b, worker_thread& worker) noexcept
+        : lazy_frame{older, &make_job}, b_(b), worker_(worker)
+    {
+    }
+
+    // Precondition: published.
+    job_type& published_job() noexcept { return *std::launder(reinterpret_cast<job_type*>(storage_)); }
+
+    // Destroys the published job when the join ends, however it ends.
+    struct published_job_guard {
+        lazy_join_frame& frame;
+        ~published_job_guard() { frame.published_job().~job_type(); }
+    };
+
+private:
+    static job_ref make_job(lazy_frame& base, bool construct) noexcept
+    {
+        auto& self = static_cast<lazy_join_frame&>(base);
+        if (!construct) {
+            self.published_job().~job_type();
+            return {};
+        }
+        return (::new (static_cast<void*>(self.storage_)) job_type(self.b_, self.worker_))->as_job_ref();
+    }
+
+    B& b_;
+    worker_thread& worker_;
+    alignas(job_type) unsigned char storage_[sizeof(job_type)];
+};
+
+// The end of a lazy join whose b was published: an eager join's end. Out
+// of line, so that the lazy join's fast path stays small.
+template <class A, class B>
+BOOST_FORKJOIN_NOINLINE std::pair<invoke_value_t<A>, invoke_value_t<B>>
+finish_published_lazy_join(worker_thread& worker, lazy_join_frame<B>& frame, invoke_value_t<A>&& result_a)
+{
+    typename lazy_join_frame<B>::published_job_guard const guard{frame};
+    return finish_pushed_join<A, B>(worker, frame.published_job(), std::forward<invoke_value_t<A>>(result_a));
+}
+
+template <class A, class B>
+std::pair<invoke_value_t<A>, invoke_value_t<B>> lazy_join_on_worker(worker_thread& worker, A&& a, B&& b)
+{
+    lazy_frames& unpublished = worker.unpublished_joins();
+    lazy_join_frame<B> frame(unpublished.newest(), b, worker);
+    unpublished.push(frame);
+    if (BOOST_FORKJOIN_UNLIKELY(unpublished.count_down()))
+        worker.lazy_heartbeat();
+
+    using value_a = invoke_value_t<A>;
+    value_a result_a = [&]() -> value_a {
+        std::exception_ptr error;
+        try {
+            return invoke_to_value(std::forward<A>(a));
+        } catch (...) {
+            error = std::current_exception();
+        }
+        // b runs whatever a did (join's contract), before the exception
+        // unwinds the frame it references; outside the handler, as in the
+        // eager join. a's exception wins over b's.
+        if (unpublished.pop(frame)) {
+            try {
+                (void)invoke_to_value(std::forward<B>(b));
+            } catch (...) {
+            }
+        } else {
+            typename lazy_join_frame<B>::published_job_guard const guard{frame};
+            worker.wait_until(frame.published_job().latch().core());
+        }
+        std::rethrow_exception(std::move(error));
+    }();
+    if (BOOST_FORKJOIN_LIKELY(unpublished.pop(frame)))
+        return {std::forward<value_a>(result_a), invoke_to_value(std::forward<B>(b))};
+    return finish_published_lazy_join<A, B>(worker, frame, std::forward<value_a>(result_a));
+}
+
+template <class A, class B>
+BOOST_FORKJOIN_FORCEINLINE std::pair<invoke_value_t<A>, invoke_value_t<B>> join_on_worker(worker_thread& worker,
+                                                                                         A&& a, B&& b)
+{
+    // A per-worker constant: the branch costs nothing measurable in either
+    // kind of pool (doc/lazy_joins.adoc, "Cost of the choice").
+    if (worker.lazy_joins())
+        return lazy_join_on_worker(worker, std::forward<A>(a), std::forward<B>(b));
+    return eager_join_on_worker(worker, std::forward<A>(a), std::forward<B>(b));
 }
 
 } // namespace boost::forkjoin::detail

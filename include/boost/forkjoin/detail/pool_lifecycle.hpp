@@ -51,7 +51,8 @@ BOOST_FORKJOIN_DECL void registry_base::start(push_filter filter)
     workers_.reserve(num_threads_);
     for (std::size_t i = 0; i < num_threads_; ++i)
         workers_.push_back(
-            std::make_unique<worker_thread>(*this, filter, i, deque_capacity_, options_.breadth_first, fences_));
+            std::make_unique<worker_thread>(*this, filter, i, deque_capacity_, options_.breadth_first, fences_,
+                                            lazy_joins_, options_.heartbeat));
     if (!options_.spawn_handler)
         threads_.reserve(num_threads_);
     // Relaxed: only this thread can find its own id here (thread ids are

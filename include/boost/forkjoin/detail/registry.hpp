@@ -22,9 +22,10 @@ namespace boost::forkjoin::detail {
 template <sleep_policy Policy>
 class registry final : public registry_base {
 public:
-    registry(pool_options options, std::size_t deque_capacity, std::size_t injector_capacity)
+    registry(pool_options options, std::size_t deque_capacity, std::size_t injector_capacity,
+             bool lazy_joins = false)
         : registry_base(std::move(options), Policy::max_threads, deque_capacity, injector_capacity,
-                        boost::core::demangle(typeid(Policy).name())),
+                        boost::core::demangle(typeid(Policy).name()), lazy_joins),
           sleep_(sleep_context{num_threads(), this->guarded_deadlock_handler(), this->options().spin_limit})
     {
     }

@@ -80,7 +80,7 @@ class registry_base : public std::enable_shared_from_this<registry_base>, public
 public:
     BOOST_FORKJOIN_DECL registry_base(pool_options options, std::size_t policy_max_threads,
                                       std::size_t deque_capacity, std::size_t injector_capacity,
-                                      std::string const& policy_name);
+                                      std::string const& policy_name, bool lazy_joins);
     registry_base(registry_base const&) = delete;
     registry_base& operator=(registry_base const&) = delete;
 
@@ -357,6 +357,7 @@ private:
     std::size_t const max_threads_;
     fence_mode const fences_;
     std::size_t const deque_capacity_;
+    bool const lazy_joins_; // the pool's type has lazy_joins (lazy_joins.hpp)
     fork_stamp fork_;
     pool_handlers handlers_{options_};
     std::vector<std::unique_ptr<worker_thread>> workers_;
@@ -414,6 +415,37 @@ BOOST_FORKJOIN_FORCEINLINE void worker_thread::push(job_ref job)
     deque_.push(job);
     if (BOOST_FORKJOIN_UNLIKELY(push_filter_.wants_notification()))
         registry_.notify_new_internal_jobs(deque_.size() <= 1);
+}
+
+inline std::size_t worker_thread::publish_oldest_joins(std::size_t count) noexcept
+{
+    return lazy_.publish_oldest(count, [this](lazy_frame& frame) noexcept {
+        job_ref const job = frame.job(frame, true);
+        try {
+            push(job);
+            return true;
+        } catch (...) {
+            // The deque could not grow: the join will run b itself.
+            frame.job(frame, false);
+            return false;
+        }
+    });
+}
+
+void worker_thread::lazy_heartbeat() noexcept
+{
+    bool const due = lazy_.beat();
+    if (!due)
+        return;
+    // Published only for idle workers: while every worker is busy a second
+    // half nobody takes would cost a push and a pop for nothing. The
+    // publication is a push like an eager join's, with its notification,
+    // so a sleeping worker wakes for it under the sleep policy's protocol.
+    std::size_t const idle = registry_.idle().count();
+    if (idle == 0)
+        return;
+    if (publish_oldest_joins(idle) != 0)
+        lazy_.published_at_last_beat();
 }
 
 inline void worker_thread::push_fifo(job_ref job) { push_fifo(job, fifo_); }

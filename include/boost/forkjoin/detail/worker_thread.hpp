@@ -17,6 +17,7 @@
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/detail/current_worker.hpp>
 #include <boost/forkjoin/detail/job.hpp>
+#include <boost/forkjoin/detail/lazy_frames.hpp>
 #include <boost/forkjoin/detail/locked_job_queue.hpp>
 #include <boost/forkjoin/detail/resume_queue.hpp>
 #include <boost/forkjoin/detail/running_fiber.hpp>
@@ -26,6 +27,7 @@
 #include <boost/forkjoin/sleep_policy.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <mutex>
 #include <optional>
@@ -37,9 +39,9 @@ class registry_base;
 class alignas(cache_line_size) worker_thread {
 public:
     worker_thread(registry_base& registry, push_filter filter, std::size_t index, std::size_t deque_capacity,
-                  bool breadth_first, fence_mode fences)
+                  bool breadth_first, fence_mode fences, bool lazy_joins, std::chrono::nanoseconds heartbeat)
         : deque_(deque_capacity, fences), push_filter_(filter), registry_(registry), index_(index),
-          breadth_first_(breadth_first), rng_(index + 1)
+          breadth_first_(breadth_first), lazy_joins_(lazy_joins), rng_(index + 1), lazy_(heartbeat)
     {
     }
 
@@ -55,6 +57,26 @@ public:
     // to grow the deque) the job is taken back out: nothing is queued.
     inline void push_fifo(job_ref job);
     inline void push_fifo(job_ref job, locked_job_queue& fifo);
+
+    // Whether this worker's pool was built with lazy_joins (lazy_joins.hpp).
+    bool lazy_joins() const noexcept { return lazy_joins_; }
+    // The second halves of this worker's lazy joins that no thief can see
+    // yet (lazy_frames.hpp); empty in an eager pool.
+    lazy_frames& unpublished_joins() noexcept { return lazy_; }
+    // A lazy join's countdown ran out: if another worker is idle and a
+    // heartbeat has passed, publish the oldest unpublished second halves,
+    // as many as workers are idle. Out of line: the join's fast path stays
+    // a countdown and a branch.
+    BOOST_FORKJOIN_NOINLINE inline void lazy_heartbeat() noexcept;
+    // Publishes every unpublished second half. Called before this worker
+    // waits inside the pool or its fiber switches stacks: a wait must never
+    // hold back work that what it waits for may need, and the list is only
+    // ever the running stack's.
+    inline void publish_unpublished_joins() noexcept
+    {
+        if (BOOST_FORKJOIN_UNLIKELY(!lazy_.empty()))
+            publish_oldest_joins(~std::size_t{0});
+    }
 
     // Newest first; with breadth_first, oldest first, while fewer than
     // max_breadth_first_nesting jobs run nested on this worker's stack.
@@ -176,6 +198,7 @@ private:
     registry_base& registry_;
     std::size_t index_;
     bool breadth_first_;
+    bool lazy_joins_;
     bool caller_slot_ = false; // set by registry_base::start, before any thread sees us
     xorshift_rng rng_;
     broadcast_queue broadcasts_;
@@ -202,6 +225,13 @@ private:
     alignas(cache_line_size) std::atomic<std::size_t> latch_wait_count_{0};
     std::mutex latch_waits_mutex_;
     latch_wait* latch_waits_ = nullptr; // guarded by latch_waits_mutex_
+    // Owner only. Last, so that the eager join's members keep their places.
+    lazy_frames lazy_;
+
+    // Pushes up to `count` of the oldest unpublished second halves on the
+    // deque (registry_base.hpp).
+    // Returns how many it pushed.
+    inline std::size_t publish_oldest_joins(std::size_t count) noexcept;
 
     // Takes the node at *link out of the list. Under latch_waits_mutex_.
     inline void unlink_latch_wait(latch_wait** link) noexcept;

@@ -19,6 +19,7 @@
 #include <boost/forkjoin/errors.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -29,7 +30,7 @@ namespace boost::forkjoin::detail {
 
 BOOST_FORKJOIN_DECL registry_base::registry_base(pool_options options, std::size_t policy_max_threads,
                                                  std::size_t deque_capacity, std::size_t injector_capacity,
-                                                 std::string const& policy_name)
+                                                 std::string const& policy_name, bool lazy_joins)
     : options_(with_spin_limit_in_range(std::move(options))),
       num_threads_(resolve_num_threads(options_.num_threads, policy_max_threads, policy_name)),
       max_threads_(std::min(policy_max_threads, registry_thread_limit)),
@@ -39,9 +40,11 @@ BOOST_FORKJOIN_DECL registry_base::registry_base(pool_options options, std::size
       // (take_oldest: a CAS, no fence either way), so asymmetric fences
       // would save it little and cost each steal a membarrier.
       fences_(options_.breadth_first ? fence_mode::symmetric : resolve_fence_mode(options_.fences, num_threads_)),
-      deque_capacity_(deque_capacity), injector_(std::make_unique<injector>(injector_capacity))
+      deque_capacity_(deque_capacity), lazy_joins_(lazy_joins), injector_(std::make_unique<injector>(injector_capacity))
 {
     check_fiber_stack_size(options_.fiber_stack_size);
+    if (options_.heartbeat < std::chrono::nanoseconds::zero())
+        throw std::invalid_argument("boost::forkjoin: pool_options::heartbeat is negative");
     if (options_.caller_slot && options_.use_current_thread)
         throw std::invalid_argument("boost::forkjoin: pool_options::caller_slot and use_current_thread both "
                                     "give worker 0 to a thread that is not the pool's own: choose one");
@@ -58,6 +61,10 @@ void registry_base::wait_for_latch(worker_thread& worker, core_latch& latch)
     // be one that only a thread of the parent could set.
     if (BOOST_FORKJOIN_UNLIKELY(forked_away()))
         fail(waited_after_fork_message);
+    // A lazy join's unpublished second halves on this stack become
+    // stealable first: what we wait for may need one of them, and a parked
+    // fiber's frames must not stay on the worker's list (lazy_frames.hpp).
+    worker.publish_unpublished_joins();
     // On a fiber, the fiber parks until the latch's set unparks it
     // (running_fiber.hpp).
     if (BOOST_FORKJOIN_UNLIKELY(worker.current_fiber_ != nullptr))
