@@ -364,8 +364,8 @@ struct stdpar_algorithms {
 };
 
 serial_algorithms algorithms_of(serial_executor&);
-template <class Policy>
-forkjoin_algorithms algorithms_of(forkjoin_executor<Policy>&); // and the rows derived from it
+template <class Policy, class... PoolOptions>
+forkjoin_algorithms algorithms_of(forkjoin_executor<Policy, PoolOptions...>&); // and the rows derived from it
 tbb_algorithms algorithms_of(tbb_executor&);
 omp_algorithms algorithms_of(omp_executor&);
 stdpar_algorithms algorithms_of(stdpar_executor&);

@@ -46,6 +46,10 @@ bool with_executor(std::string_view impl, std::size_t threads, F&& f)
         return run(std::type_identity<forkjoin_main_executor>{});
     if (impl == "forkjoin-slot")
         return run(std::type_identity<forkjoin_slot_executor>{});
+    if (impl == "forkjoin-lazy")
+        return run(std::type_identity<forkjoin_lazy_executor>{});
+    if (impl == "forkjoin-lazy-slot")
+        return run(std::type_identity<forkjoin_lazy_slot_executor>{});
     return false;
 }
 

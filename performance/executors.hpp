@@ -146,7 +146,7 @@ struct policy_name<boost::forkjoin::sleep::spin> {
     static constexpr std::string_view value = "forkjoin-spin";
 };
 
-template <class Policy>
+template <class Policy, class... PoolOptions>
 class forkjoin_executor {
 public:
     static constexpr std::string_view name = policy_name<Policy>::value;
@@ -154,7 +154,7 @@ public:
     static constexpr bool has_stats = true;
     static constexpr bool has_fibers = true;
 
-    using pool_type = boost::forkjoin::basic_thread_pool<Policy>;
+    using pool_type = boost::forkjoin::basic_thread_pool<Policy, PoolOptions...>;
 
     // A pool of its own.
     explicit forkjoin_executor(std::size_t threads) : forkjoin_executor(options(threads)) {}
@@ -206,18 +206,22 @@ private:
     pool_type& pool_;
 };
 
-// The default pool with one of its bool options set: the rows that give
-// the caller a worker's place.
-template <bool boost::forkjoin::pool_options::*Option>
-class forkjoin_jec_with : public forkjoin_executor<boost::forkjoin::sleep::jec> {
+// The default policy with one of the pool's bool options set (the rows that
+// give the caller a worker's place), or none (nullptr), and with the pool
+// type's options PoolOptions (lazy_joins).
+template <bool boost::forkjoin::pool_options::*Option, class... PoolOptions>
+class forkjoin_jec_with : public forkjoin_executor<boost::forkjoin::sleep::jec, PoolOptions...> {
+    using base = forkjoin_executor<boost::forkjoin::sleep::jec, PoolOptions...>;
+
 public:
-    explicit forkjoin_jec_with(std::size_t threads) : forkjoin_executor(with_option(threads)) {}
+    explicit forkjoin_jec_with(std::size_t threads) : base(with_option(threads)) {}
 
 private:
     static boost::forkjoin::pool_options with_option(std::size_t threads)
     {
-        boost::forkjoin::pool_options o = options(threads);
-        o.*Option = true;
+        boost::forkjoin::pool_options o = base::options(threads);
+        if constexpr (Option != nullptr)
+            o.*Option = true;
         return o;
     }
 };
@@ -247,6 +251,23 @@ public:
     static constexpr std::string_view name = "forkjoin-slot";
     // Outside install the main thread is no worker: spawn injects.
     static constexpr spawn_kind spawn_mode = spawn_kind::detached;
+    using forkjoin_jec_with::forkjoin_jec_with;
+};
+
+// Lazy joins (lazy_joins.hpp): the default pool whose joins publish their
+// second halves only for idle workers, once a heartbeat.
+class forkjoin_lazy_executor : public forkjoin_jec_with<nullptr, boost::forkjoin::lazy_joins> {
+public:
+    static constexpr std::string_view name = "forkjoin-lazy";
+    using forkjoin_jec_with::forkjoin_jec_with;
+};
+
+// Lazy joins with a caller slot: the pool a program of many small installs
+// from one thread would pick.
+class forkjoin_lazy_slot_executor
+    : public forkjoin_jec_with<&boost::forkjoin::pool_options::caller_slot, boost::forkjoin::lazy_joins> {
+public:
+    static constexpr std::string_view name = "forkjoin-lazy-slot";
     using forkjoin_jec_with::forkjoin_jec_with;
 };
 

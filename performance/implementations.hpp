@@ -26,6 +26,8 @@ inline constexpr implementation implementations[] = {
     {"forkjoin-spin", "boost::forkjoin::basic_thread_pool<sleep::spin>"},
     {"forkjoin-main", "thread_pool (sleep::jec) with use_current_thread: the main thread is worker 0"},
     {"forkjoin-slot", "thread_pool (sleep::jec) with caller_slot: a caller of install takes worker 0's place"},
+    {"forkjoin-lazy", "basic_thread_pool<sleep::jec, lazy_joins>: joins publish their second half only for idle workers"},
+    {"forkjoin-lazy-slot", "basic_thread_pool<sleep::jec, lazy_joins> with caller_slot"},
     {"tbb", "oneTBB task_arena + parallel_invoke / enqueue"},
     {"omp", "OpenMP parallel + single + task/taskwait (libgomp)"},
     {"std-par", "std:: parallel algorithms, std::execution::par (libstdc++ PSTL on oneTBB); the algorithm workloads only"},
