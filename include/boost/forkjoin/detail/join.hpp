@@ -98,10 +98,7 @@ template <class B>
 struct lazy_join_frame : lazy_frame {
     using job_type = stack_job<B, spin_latch>;
 
-    lazy_join_frame(lazy_frame* older, B& b, worker_thread& worker) noexcept
-        : lazy_frame{older, &make_job}, b_(b), worker_(worker)
-    {
-    }
+    lazy_join_frame(lazy_frame* older, B& b) noexcept : lazy_frame{older, &make_job}, b_(b) {}
 
     // Precondition: published.
     job_type& published_job() noexcept { return *std::launder(reinterpret_cast<job_type*>(storage_)); }
@@ -113,18 +110,17 @@ struct lazy_join_frame : lazy_frame {
     };
 
 private:
-    static job_ref make_job(lazy_frame& base, bool construct) noexcept
+    static job_ref make_job(lazy_frame& base, worker_thread* owner) noexcept
     {
         auto& self = static_cast<lazy_join_frame&>(base);
-        if (!construct) {
+        if (owner == nullptr) {
             self.published_job().~job_type();
             return {};
         }
-        return (::new (static_cast<void*>(self.storage_)) job_type(self.b_, self.worker_))->as_job_ref();
+        return (::new (static_cast<void*>(self.storage_)) job_type(self.b_, *owner))->as_job_ref();
     }
 
     B& b_;
-    worker_thread& worker_;
     alignas(job_type) unsigned char storage_[sizeof(job_type)];
 };
 
@@ -142,7 +138,7 @@ template <class A, class B>
 std::pair<invoke_value_t<A>, invoke_value_t<B>> lazy_join_on_worker(worker_thread& worker, A&& a, B&& b)
 {
     lazy_frames& unpublished = worker.unpublished_joins();
-    lazy_join_frame<B> frame(unpublished.newest(), b, worker);
+    lazy_join_frame<B> frame(unpublished.newest(), b);
     unpublished.push(frame);
     if (BOOST_FORKJOIN_UNLIKELY(unpublished.count_down()))
         worker.lazy_heartbeat();

@@ -16,11 +16,11 @@
 // that does not finds it published.
 //
 // The heartbeat: how often the owner asks whether to publish. Reading the
-// clock at every join would cost more than the join (20 ns against 1), so
-// the owner counts joins down and reads the clock when the count runs
+// clock at every join would cost more than the join (20 ns against a few),
+// so the owner counts joins down and reads the clock when the count runs
 // out, and tunes the count so that those reads fall about a quarter of a
-// heartbeat apart whatever the joins cost: once per thousands of joins in
-// a fine-grained recursion, at every join when each takes milliseconds.
+// heartbeat apart whatever the joins cost: once per up to 1,024 joins in a
+// fine-grained recursion, at every join when each takes milliseconds.
 // docs: doc/lazy_joins.adoc.
 
 #include <boost/forkjoin/detail/config.hpp>
@@ -32,14 +32,16 @@
 
 namespace boost::forkjoin::detail {
 
+class worker_thread;
+
 // A join's node. Its job (the stack_job that thieves and the deque see) is
 // built only when the frame is published: most lazy joins are never
 // published, and building a job costs more stores than the rest of the
-// join. `job` builds it (construct == true) and returns it, or destroys it
-// again (construct == false, a publication that failed); both on the owner.
+// join. `job` builds it for its owner and returns it, or, given nullptr,
+// destroys it again (a publication that failed); both on the owner.
 struct lazy_frame {
     lazy_frame* older;
-    job_ref (*job)(lazy_frame& frame, bool construct) noexcept;
+    job_ref (*job)(lazy_frame& frame, worker_thread* owner) noexcept;
 };
 
 class lazy_frames {
@@ -77,14 +79,17 @@ public:
         clock::time_point const now = clock::now();
         auto const since_check = now - last_check_;
         last_check_ = now;
-        // A quarter of a heartbeat between clock reads: the owner notices a
-        // due publication at most a quarter late. Halve or double the count
-        // toward it; never more than max_countdown joins between reads.
+        // A quarter of a heartbeat between clock reads, so that a due
+        // publication is seen at most about half a heartbeat late: double
+        // the count while reads come too often, never past max_countdown
+        // joins. Reads that come too late start again from one join: the
+        // joins got slower (a recursion reached coarse leaves), and every
+        // join counted at the old rate would delay the next read.
         auto const target = heartbeat_ / 4;
-        if (since_check < target / 2 && period_ < max_countdown)
+        if (since_check > target * 2)
+            period_ = 1;
+        else if (since_check < target / 2 && period_ < max_countdown)
             period_ *= 2;
-        else if (since_check > target * 2 && period_ > 1)
-            period_ /= 2;
         countdown_ = period_;
         return now - last_publication_ >= heartbeat_;
     }
@@ -124,7 +129,10 @@ public:
     }
 
 private:
-    static constexpr std::uint32_t max_countdown = 4096;
+    // At a few nanoseconds a join, a clock read (about 20 ns) every 1,024
+    // joins costs a few hundredths of a nanosecond each; more would only
+    // lengthen the delay after a sudden slowdown.
+    static constexpr std::uint32_t max_countdown = 1024;
 
     lazy_frame* newest_ = nullptr;
     std::uint32_t countdown_ = 1;

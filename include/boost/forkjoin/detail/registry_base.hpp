@@ -420,13 +420,13 @@ BOOST_FORKJOIN_FORCEINLINE void worker_thread::push(job_ref job)
 inline std::size_t worker_thread::publish_oldest_joins(std::size_t count) noexcept
 {
     return lazy_.publish_oldest(count, [this](lazy_frame& frame) noexcept {
-        job_ref const job = frame.job(frame, true);
+        job_ref const job = frame.job(frame, this);
         try {
             push(job);
             return true;
         } catch (...) {
             // The deque could not grow: the join will run b itself.
-            frame.job(frame, false);
+            frame.job(frame, nullptr);
             return false;
         }
     });
