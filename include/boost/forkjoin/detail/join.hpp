@@ -35,6 +35,25 @@
 
 namespace boost::forkjoin::detail {
 
+// Runs a join's first half and returns its value. If it throws, calls
+// after_throw(), which lets the second half finish, then rethrows. Outside
+// the handler: on a fiber a wait parks, and the worker may meanwhile run
+// another fiber that enters and leaves handlers of its own on this thread,
+// whose record of the exceptions being handled would then no longer be
+// last in, first out.
+template <class A, class AfterThrow>
+BOOST_FORKJOIN_FORCEINLINE invoke_value_t<A> run_first_half(A&& a, AfterThrow&& after_throw)
+{
+    std::exception_ptr error;
+    try {
+        return invoke_to_value(std::forward<A>(a));
+    } catch (...) {
+        error = std::current_exception();
+    }
+    after_throw();
+    std::rethrow_exception(std::move(error));
+}
+
 // The end of a join whose b was pushed on the deque, once a returned.
 // Inlined: it is the eager join's fast path.
 template <class A, class B>
@@ -73,22 +92,9 @@ std::pair<invoke_value_t<A>, invoke_value_t<B>> eager_join_on_worker(worker_thre
     worker.push(job_b.as_job_ref());
 
     using value_a = invoke_value_t<A>;
-    value_a result_a = [&]() -> value_a {
-        std::exception_ptr error;
-        try {
-            return invoke_to_value(std::forward<A>(a));
-        } catch (...) {
-            error = std::current_exception();
-        }
-        // b may sit in our deque or run elsewhere; it references this frame,
-        // so let it finish before the exception unwinds us. Outside the
-        // handler: on a fiber the wait parks, and the worker may meanwhile
-        // run another fiber that enters and leaves handlers of its own on
-        // this thread, whose record of the exceptions being handled would
-        // then no longer be last in, first out.
-        worker.wait_until(job_b.latch().core());
-        std::rethrow_exception(std::move(error));
-    }();
+    // If a throws, b may sit in our deque or run elsewhere; it references
+    // this frame, so let it finish before the exception unwinds us.
+    value_a result_a = run_first_half(std::forward<A>(a), [&] { worker.wait_until(job_b.latch().core()); });
     return finish_pushed_join<A, B>(worker, job_b, std::forward<value_a>(result_a));
 }
 
@@ -144,16 +150,9 @@ std::pair<invoke_value_t<A>, invoke_value_t<B>> lazy_join_on_worker(worker_threa
         worker.lazy_heartbeat();
 
     using value_a = invoke_value_t<A>;
-    value_a result_a = [&]() -> value_a {
-        std::exception_ptr error;
-        try {
-            return invoke_to_value(std::forward<A>(a));
-        } catch (...) {
-            error = std::current_exception();
-        }
-        // b runs whatever a did (join's contract), before the exception
-        // unwinds the frame it references; outside the handler, as in the
-        // eager join. a's exception wins over b's.
+    // If a throws, b runs all the same (join's contract), before the
+    // exception unwinds the frame it references; a's exception wins.
+    value_a result_a = run_first_half(std::forward<A>(a), [&] {
         if (unpublished.pop(frame)) {
             try {
                 (void)invoke_to_value(std::forward<B>(b));
@@ -163,8 +162,7 @@ std::pair<invoke_value_t<A>, invoke_value_t<B>> lazy_join_on_worker(worker_threa
             typename lazy_join_frame<B>::published_job_guard const guard{frame};
             worker.wait_until(frame.published_job().latch().core());
         }
-        std::rethrow_exception(std::move(error));
-    }();
+    });
     if (BOOST_FORKJOIN_LIKELY(unpublished.pop(frame)))
         return {std::forward<value_a>(result_a), invoke_to_value(std::forward<B>(b))};
     return finish_published_lazy_join<A, B>(worker, frame, std::forward<value_a>(result_a));
