@@ -13,9 +13,9 @@
 // first: a push on the worker's deque and a pop afterwards, a few
 // nanoseconds of shared-memory traffic per join. A lazy join keeps the
 // second closure on a private list of its worker and publishes it (pushes
-// it on the deque, where thieves see it) only when another worker of the
-// pool is idle and the worker's heartbeat (pool_options::heartbeat) says it
-// is time; a second closure nobody asked for runs inline at the cost of a
+// it on the deque, where thieves see it) only when the worker looks and
+// finds another worker of the pool idle: at least once a heartbeat
+// (pool_options::heartbeat), and at a job's outermost join; a second closure nobody asked for runs inline at the cost of a
 // function call. Same API, same results, exceptions, nesting and
 // migrated() as the eager join; doc/lazy_joins.adoc has the protocol and
 // when each one wins.

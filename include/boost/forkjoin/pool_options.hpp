@@ -166,12 +166,13 @@ struct pool_options {
     // Pools with lazy_joins only (lazy_joins.hpp): the longest a busy
     // worker keeps the second halves of its joins to itself while another
     // worker is idle, give or take the time its code runs between two
-    // joins. Once a heartbeat, such a worker publishes its oldest
-    // unpublished second halves, one per idle worker. Shorter: thieves
-    // find work sooner, and more of the joins pay an eager join's cost.
-    // Zero: publish at every join while a worker is idle. Negative: the
-    // constructor throws std::invalid_argument. The default suits every
-    // workload measured (doc/lazy_joins.adoc).
+    // joins. At least once a heartbeat (and at the first join after it
+    // found work) such a worker looks, and if workers are idle publishes
+    // its oldest unpublished second halves, one per idle worker. Shorter:
+    // thieves find work sooner, and the busy worker reads the clock more
+    // often. Zero: look at every join. Negative: the constructor throws
+    // std::invalid_argument. The default suits every workload measured
+    // (doc/lazy_joins.adoc).
     std::chrono::nanoseconds heartbeat = std::chrono::microseconds(100);
 };
 

@@ -61,6 +61,9 @@ public:
     explicit caller_slot_holder(registry_base& registry) noexcept
         : registry_(registry), previous_(std::exchange(current_worker, registry.workers_[0].get()))
     {
+        // A job arrives from outside: as a worker that found one after an
+        // idle period (lazy_frames.hpp).
+        current_worker->unpublished_joins().look_at_next_join();
     }
     caller_slot_holder(caller_slot_holder const&) = delete;
     caller_slot_holder& operator=(caller_slot_holder const&) = delete;

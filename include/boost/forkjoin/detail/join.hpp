@@ -144,10 +144,16 @@ template <class A, class B>
 std::pair<invoke_value_t<A>, invoke_value_t<B>> lazy_join_on_worker(worker_thread& worker, A&& a, B&& b)
 {
     lazy_frames& unpublished = worker.unpublished_joins();
-    lazy_join_frame<B> frame(unpublished.newest(), b);
+    lazy_frame* const older = unpublished.newest();
+    lazy_join_frame<B> frame(older, b);
     unpublished.push(frame);
+    // The others look when the countdown runs out; the outermost join of a
+    // job looks at once, without the clock (a loop of parallel calls inside
+    // one job starts each of them with the other workers idle).
     if (BOOST_FORKJOIN_UNLIKELY(unpublished.count_down()))
         worker.lazy_heartbeat();
+    else if (BOOST_FORKJOIN_UNLIKELY(older == nullptr))
+        worker.publish_for_idle_workers();
 
     using value_a = invoke_value_t<A>;
     // If a throws, b runs all the same (join's contract), before the

@@ -15,12 +15,13 @@
 // the head knows nobody saw its second half and runs it inline, and one
 // that does not finds it published.
 //
-// The heartbeat: how often the owner asks whether to publish. Reading the
-// clock at every join would cost more than the join (20 ns against a few),
-// so the owner counts joins down and reads the clock when the count runs
-// out, and tunes the count so that those reads fall about a quarter of a
-// heartbeat apart whatever the joins cost: once per up to 1,024 joins in a
-// fine-grained recursion, at every join when each takes milliseconds.
+// The heartbeat: how often the owner looks whether another worker is idle,
+// and publishes if one is. Reading the clock at every join would cost more
+// than the join (20 ns against a few), so the owner counts joins down, looks
+// when the count runs out, and tunes the count with the clock so that its
+// looks fall a quarter to a whole heartbeat apart whatever the joins cost:
+// once per up to 1,024 joins in a fine-grained recursion, at every join when
+// each takes milliseconds; and at the first join after an idle period.
 // docs: doc/lazy_joins.adoc.
 
 #include <boost/forkjoin/detail/config.hpp>
@@ -72,29 +73,29 @@ public:
     // call beat().
     BOOST_FORKJOIN_FORCEINLINE bool count_down() noexcept { return --countdown_ == 0; }
 
-    // Reads the clock, retunes the countdown, and says whether a heartbeat
-    // has passed since the last publication.
-    bool beat() noexcept
+    // Reads the clock and retunes the countdown so that the owner's looks
+    // at the idle workers fall a quarter to a whole heartbeat apart: double
+    // the count while they come sooner than that, never past max_countdown
+    // joins. A look that comes too late starts again from one join: the
+    // joins got slower (a recursion reached coarse leaves), and every join
+    // counted at the old rate would delay the next look.
+    void beat() noexcept
     {
         clock::time_point const now = clock::now();
-        auto const since_check = now - last_check_;
-        last_check_ = now;
-        // A quarter of a heartbeat between clock reads, so that a due
-        // publication is seen at most about half a heartbeat late: double
-        // the count while reads come too often, never past max_countdown
-        // joins. Reads that come too late start again from one join: the
-        // joins got slower (a recursion reached coarse leaves), and every
-        // join counted at the old rate would delay the next read.
-        auto const target = heartbeat_ / 4;
-        if (since_check > target * 2)
+        auto const since_look = now - last_look_;
+        last_look_ = now;
+        if (since_look > heartbeat_)
             period_ = 1;
-        else if (since_check < target / 2 && period_ < max_countdown)
+        else if (since_look < heartbeat_ / 4 && period_ < max_countdown)
             period_ *= 2;
         countdown_ = period_;
-        return now - last_publication_ >= heartbeat_;
     }
 
-    void published_at_last_beat() noexcept { last_publication_ = last_check_; }
+    // The worker found work after an idle period: its next join looks at
+    // once. Its pool's other workers are likely idle too (a new install, a
+    // stolen job), and the countdown tuned for the last job would delay
+    // their first work by that job's rate of joins.
+    void look_at_next_join() noexcept { countdown_ = 1; }
 
     // Publishes up to `count` of the oldest frames, oldest first, with
     // publish(lazy_frame&), which returns false if it could not (no memory
@@ -138,8 +139,7 @@ private:
     std::uint32_t countdown_ = 1;
     std::uint32_t period_ = 1;
     std::chrono::nanoseconds heartbeat_;
-    clock::time_point last_check_{};
-    clock::time_point last_publication_{};
+    clock::time_point last_look_{};
 };
 
 } // namespace boost::forkjoin::detail

@@ -154,6 +154,7 @@ private:
             if (auto job = worker.find_work()) {
                 sleep_.work_found(idle);
                 counted.end();
+                worker.unpublished_joins().look_at_next_join();
                 worker.execute(*job);
                 refuse_a_return_after_fork(); // as in wait_until_cold
                 return true;

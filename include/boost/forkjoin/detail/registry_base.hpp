@@ -432,20 +432,20 @@ inline std::size_t worker_thread::publish_oldest_joins(std::size_t count) noexce
     });
 }
 
-void worker_thread::lazy_heartbeat() noexcept
+void worker_thread::publish_for_idle_workers() noexcept
 {
-    bool const due = lazy_.beat();
-    if (!due)
-        return;
     // Published only for idle workers: while every worker is busy a second
     // half nobody takes would cost a push and a pop for nothing. The
     // publication is a push like an eager join's, with its notification,
     // so a sleeping worker wakes for it under the sleep policy's protocol.
-    std::size_t const idle = registry_.idle().count();
-    if (idle == 0)
-        return;
-    if (publish_oldest_joins(idle) != 0)
-        lazy_.published_at_last_beat();
+    if (std::size_t const idle = registry_.idle().count(); idle != 0)
+        publish_oldest_joins(idle);
+}
+
+void worker_thread::lazy_heartbeat() noexcept
+{
+    lazy_.beat();
+    publish_for_idle_workers();
 }
 
 inline void worker_thread::push_fifo(job_ref job) { push_fifo(job, fifo_); }
