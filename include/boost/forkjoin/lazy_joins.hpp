@@ -15,10 +15,10 @@
 // second closure on a private list of its worker and publishes it (pushes
 // it on the deque, where thieves see it) only when the worker looks and
 // finds another worker of the pool idle: at least once a heartbeat
-// (pool_options::heartbeat), and at a job's outermost join; a second closure nobody asked for runs inline at the cost of a
-// function call. Same API, same results, exceptions, nesting and
-// migrated() as the eager join; doc/lazy_joins.adoc has the protocol and
-// when each one wins.
+// (pool_options::heartbeat), and at a job's outermost join. A second
+// closure nobody asked for runs inline at the cost of a function call.
+// Same API, same results, exceptions, nesting and migrated() as the eager
+// join; doc/lazy_joins.adoc has the protocol and when each one wins.
 
 namespace boost::forkjoin {
 
