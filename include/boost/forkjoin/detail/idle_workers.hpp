@@ -36,10 +36,10 @@ public:
         return num_threads < cpus_ || count_.load(std::memory_order_relaxed) != 0;
     }
 
-    // How many workers are between jobs: a lazy join's heartbeat publishes
-    // that many second halves (worker_thread::lazy_heartbeat). Relaxed, a
-    // hint: a stale zero delays the publication to the next heartbeat, a
-    // stale count publishes a job that its owner may pop back itself.
+    // How many workers are between jobs: a lazy join's look publishes that
+    // many second halves (worker_thread::publish_for_idle_workers).
+    // Relaxed, a hint: a stale zero delays the publication to the next
+    // look, a stale count publishes a job that its owner may pop back.
     std::size_t count() const noexcept { return count_.load(std::memory_order_relaxed); }
 
     // Counts the workers that are between jobs (searching or asleep) for
