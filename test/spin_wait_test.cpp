@@ -155,11 +155,15 @@ BOOST_AUTO_TEST_CASE(spin_returns_when_the_event_comes_and_learns_it)
     for (fj::cpu_sharing const sharing : both_sharings) {
         spin_budget budget(1s);
         std::atomic<bool> flag{false};
+        // The wait starts before the setter can: taken after the thread's
+        // start, a busy machine could hold this thread back for part of
+        // the setter's 2 ms, and the wait would then measure less.
+        auto const started = spin_budget::clock::now();
         std::thread setter([&] {
             std::this_thread::sleep_for(2ms);
             flag = true;
         });
-        BOOST_TEST(budget.spin([&] { return flag.load(); }, [] { return true; }, spin_budget::clock::now(), sharing));
+        BOOST_TEST(budget.spin([&] { return flag.load(); }, [] { return true; }, started, sharing));
         setter.join();
         BOOST_TEST((budget.last_wait() >= 2ms));
         // Caught after about 2 ms: the budget became at least twice that wait
