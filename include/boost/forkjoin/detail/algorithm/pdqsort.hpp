@@ -221,50 +221,102 @@ std::pair<It, bool> hoare_partition(It first, It last, Pred const& goes_left)
     }
 }
 
-// As hoare_partition, branchless: a block of block_size elements at each
-// end is scanned into a table of the offsets of its misplaced elements (the
-// comparison's result only advances the table's end), then as many pairs as
-// both tables hold are swapped. A block whose table is used up is replaced
-// by the next one inward. What remains in the middle, under two blocks, goes
-// through hoare_partition.
+// Appends to offsets[count...] the offsets i in [0, n) of the elements
+// at(i) that are misplaced, branchlessly: the comparison's result only
+// advances the count. A full block is a loop of known length, which the
+// compiler unrolls.
+template <class At, class IsMisplaced>
+int record_misplaced(At const& at, int n, IsMisplaced const& is_misplaced, unsigned char* offsets, int count)
+{
+    if (n == block_size) {
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 8
+#endif
+        for (int i = 0; i < block_size; ++i) {
+            offsets[count] = static_cast<unsigned char>(i);
+            count += is_misplaced(at(i));
+        }
+    } else {
+        for (int i = 0; i < n; ++i) {
+            offsets[count] = static_cast<unsigned char>(i);
+            count += is_misplaced(at(i));
+        }
+    }
+    return count;
+}
+
+// As hoare_partition, branchless (BlockQuicksort, in the form pdqsort gives
+// it): a block of up to block_size elements at each end is scanned into a
+// table of the offsets of its misplaced elements, then as many pairs as both
+// tables hold are swapped. A block whose table is used up is replaced by the
+// next one inward. The last unscanned elements are shared between the two
+// sides as partial blocks, so that small ranges, the most numerous, are
+// branchless too; a table left with misplaced elements at the end moves them
+// to the boundary.
 template <class It, class Pred>
 std::pair<It, bool> block_partition(It first, It last, Pred const& goes_left)
 {
     unsigned char left_offsets[block_size];
     unsigned char right_offsets[block_size];
-    int left_count = 0, left_start = 0;   // misplaced elements of the block at first
-    int right_count = 0, right_start = 0; // misplaced elements of the block ending at last
+    It left_base = first;  // the left block: [left_base, first)
+    It right_base = last;  // the right block: [last, right_base), offsets counted from its end
+    int left_count = 0, left_start = 0;   // its misplaced elements not yet swapped
+    int right_count = 0, right_start = 0;
     bool moved = false;
-    while (last - first > 2 * block_size) {
-        if (left_count == 0) {
-            left_start = 0;
-            for (int i = 0; i < block_size; ++i) {
-                left_offsets[left_count] = static_cast<unsigned char>(i);
-                left_count += !goes_left(first[i]);
-            }
+    auto const goes_right = [&](auto const& x) { return !goes_left(x); };
+    while (first < last) {
+        std::ptrdiff_t const unknown = last - first;
+        std::ptrdiff_t left_n = left_count == 0 ? (right_count == 0 ? unknown / 2 : unknown) : 0;
+        std::ptrdiff_t right_n = right_count == 0 ? unknown - left_n : 0;
+        left_n = left_n < block_size ? left_n : block_size;
+        right_n = right_n < block_size ? right_n : block_size;
+        if (left_n != 0) {
+            It const from = first;
+            left_count = record_misplaced([from](int i) -> decltype(auto) { return from[i]; }, static_cast<int>(left_n),
+                                          goes_right, left_offsets, 0);
+            first += left_n;
         }
-        if (right_count == 0) {
-            right_start = 0;
-            for (int i = 0; i < block_size; ++i) {
-                right_offsets[right_count] = static_cast<unsigned char>(i);
-                right_count += goes_left(*(last - 1 - i));
-            }
+        if (right_n != 0) {
+            It const to = last;
+            right_count = record_misplaced([to](int i) -> decltype(auto) { return *(to - 1 - i); },
+                                           static_cast<int>(right_n), goes_left, right_offsets, 0);
+            last -= right_n;
         }
         int const pairs = left_count < right_count ? left_count : right_count;
         for (int k = 0; k < pairs; ++k)
-            std::ranges::iter_swap(first + left_offsets[left_start + k], last - 1 - right_offsets[right_start + k]);
+            std::ranges::iter_swap(left_base + left_offsets[left_start + k],
+                                   right_base - 1 - right_offsets[right_start + k]);
         moved |= pairs != 0;
         left_count -= pairs;
         left_start += pairs;
         right_count -= pairs;
         right_start += pairs;
-        if (left_count == 0)
-            first += block_size;
-        if (right_count == 0)
-            last -= block_size;
+        if (left_count == 0) {
+            left_start = 0;
+            left_base = first;
+        }
+        if (right_count == 0) {
+            right_start = 0;
+            right_base = last;
+        }
     }
-    auto const [mid, placed] = hoare_partition(first, last, goes_left);
-    return {mid, placed && !moved};
+    // first == last. At most one table still holds misplaced elements; its
+    // block ends (or starts) at the boundary: swap them, farthest first, to
+    // the boundary's side of the block.
+    if (left_count != 0) {
+        moved = true;
+        while (left_count-- != 0)
+            std::ranges::iter_swap(left_base + left_offsets[left_start + left_count], --last);
+        first = last;
+    }
+    if (right_count != 0) {
+        moved = true;
+        while (right_count-- != 0) {
+            std::ranges::iter_swap(right_base - 1 - right_offsets[right_start + right_count], first);
+            ++first;
+        }
+    }
+    return {first, !moved};
 }
 
 // Partitions [first, last) by goes_left with the partition suited to It and
