@@ -10,14 +10,15 @@
 // more work than the serial search would. Cutting the whole range among the
 // threads would not do that: with a match at a quarter of the range, the
 // thread given the first half still scans everything before the match alone.
-// So the range is searched in windows that grow geometrically from the
-// front (each twice the last), every window in parallel by the whole pool;
-// the search ends with the first window that holds a match. Within a
-// window, the lowest match found so far is shared: a piece that starts past
-// it stops, and a running piece checks it every `find_chunk` elements.
+// So the threads claim blocks of the range in index order from a shared
+// counter, each searching its block and claiming the next, as OpenMP's
+// dynamic schedule hands out iterations: at any moment the blocks being
+// searched are the lowest ones left, a match stops every block past it, and
+// the whole search is one parallel pass. The lowest match so far is shared;
+// a running block checks it every `find_chunk` elements.
 //
-// any_of, all_of and none_of need any match, not the first: one window,
-// and the first match found stops every piece.
+// any_of, all_of and none_of need any match, not the first: the range is cut
+// by the adaptive splitter, and the first match found stops every piece.
 
 #include <boost/forkjoin/algorithm/concepts.hpp>
 #include <boost/forkjoin/algorithm/grain.hpp>
@@ -37,14 +38,17 @@ namespace boost::forkjoin {
 
 namespace detail {
 
-// How many elements a running piece tests between looks at what the others
+// How many elements a running block tests between looks at what the others
 // found: small enough to stop soon after a match, large enough that the
 // look (one relaxed load of a shared line) is noise.
 inline constexpr std::size_t find_chunk = 1024;
 
-// The first window: a few chunks per thread, so that a match near the front
-// is found at about the serial search's cost.
-inline constexpr std::size_t find_first_window = 16 * find_chunk;
+// The largest block a thread claims at once: 16 chunks, tens of
+// microseconds for a cheap predicate, so the claims (one atomic add on a
+// shared line each) are noise and a match is followed by at most a block's
+// work per thread. Ranges too short for 16 such blocks per thread get
+// smaller ones, so that an expensive predicate still spreads over the pool.
+inline constexpr std::size_t find_block = 16 * find_chunk;
 
 // The lowest index in [0, n) whose element matches, or n. first_match(b, e)
 // is the serial search of [b, e): the lowest match there, or e.
@@ -57,39 +61,45 @@ std::size_t find_first_index(grain g, std::size_t n, FirstMatch& first_match)
         std::size_t const threads = pool_threads();
         if (threads == 1)
             return first_match(std::size_t{0}, n);
-        std::size_t window = std::max(find_first_window * threads, g.min_len);
-        for (std::size_t begin = 0; begin < n; begin += window, window *= 2) {
-            std::size_t const end = begin + std::min(window, n - begin);
-            // The lowest match so far, `end` for none. Relaxed: it only
-            // prunes work; what a piece stored is read after the window's
-            // joins, whose latches order it (a stale value seen by a running
-            // piece costs a chunk of work, never a wrong answer, because a
-            // piece stops only at a value it may stop at: a real match below
-            // its own indices).
-            std::atomic<std::size_t> lowest{end};
-            stop_flag stop;
-            auto search = [&](std::size_t b, std::size_t e) {
-                for (std::size_t chunk = b; chunk < e; chunk += find_chunk) {
-                    if (lowest.load(std::memory_order_relaxed) < chunk)
-                        return;
-                    std::size_t const chunk_end = std::min(e, chunk + find_chunk);
-                    std::size_t const i = first_match(chunk, chunk_end);
-                    if (i != chunk_end) {
-                        std::size_t seen = lowest.load(std::memory_order_relaxed);
-                        while (i < seen && !lowest.compare_exchange_weak(seen, i, std::memory_order_relaxed))
-                            ;
-                        return;
-                    }
+        std::size_t const block =
+            std::max(std::clamp(n / (16 * threads), std::size_t{1}, find_block), g.min_len);
+        // The first index no thread has claimed yet. Relaxed: the add
+        // itself makes the claims disjoint, and nothing else is published
+        // through it.
+        std::atomic<std::size_t> next{0};
+        // The lowest match so far, n for none. Relaxed: it only prunes
+        // work; the final value is read after the joins, whose latches order
+        // it. A stale value costs a chunk of work, never a wrong answer: a
+        // block stops only below a real match's index.
+        std::atomic<std::size_t> lowest{n};
+        stop_flag stop;
+        auto search = [&](std::size_t b, std::size_t e) {
+            for (std::size_t chunk = b; chunk < e; chunk += find_chunk) {
+                if (lowest.load(std::memory_order_relaxed) < chunk)
+                    return;
+                std::size_t const chunk_end = std::min(e, chunk + find_chunk);
+                std::size_t const i = first_match(chunk, chunk_end);
+                if (i != chunk_end) {
+                    std::size_t seen = lowest.load(std::memory_order_relaxed);
+                    while (i < seen && !lowest.compare_exchange_weak(seen, i, std::memory_order_relaxed))
+                        ;
+                    return;
                 }
-            };
-            // Windows begin at `begin`: shift the pieces' indices.
-            auto piece = [&](std::size_t b, std::size_t e) { search(begin + b, begin + e); };
-            for_each_piece_in_pool(end - begin, g, piece, stop);
-            std::size_t const found = lowest.load(std::memory_order_relaxed);
-            if (found < end)
-                return found;
-        }
-        return n;
+            }
+        };
+        // One claimant per thread; a claimant that starts late, or on a
+        // thread that ran another first, finds fewer blocks left, so the
+        // pass balances itself. `stop`: another claimant's predicate threw.
+        auto claim_blocks = [&](std::size_t, std::size_t) {
+            while (!stop.raised()) {
+                std::size_t const b = next.fetch_add(block, std::memory_order_relaxed);
+                if (b >= n || b > lowest.load(std::memory_order_relaxed))
+                    return;
+                search(b, b + std::min(block, n - b));
+            }
+        };
+        for_each_piece_in_pool(threads, grain{1}, claim_blocks, stop);
+        return lowest.load(std::memory_order_relaxed);
     });
 }
 
