@@ -14,8 +14,12 @@
 // counter, each searching its block and claiming the next, as OpenMP's
 // dynamic schedule hands out iterations: at any moment the blocks being
 // searched are the lowest ones left, a match stops every block past it, and
-// the whole search is one parallel pass. The lowest match so far is shared;
-// a running block checks it every `find_chunk` elements.
+// the whole search is one parallel pass. Blocks grow with their distance
+// from the front (an eighth of it per thread) and shrink again towards the
+// end (half of what is left per thread), as OpenMP's guided schedule does:
+// few claims on a long search, a balanced end, and a match at k costs at
+// most about k / 8 more elements. The lowest match so far is shared; a
+// running block checks it every `find_chunk` elements.
 //
 // any_of, all_of and none_of need any match, not the first: the range is cut
 // by the adaptive splitter, and the first match found stops every piece.
@@ -43,11 +47,10 @@ namespace detail {
 // look (one relaxed load of a shared line) is noise.
 inline constexpr std::size_t find_chunk = 1024;
 
-// The largest block a thread claims at once: 16 chunks, tens of
-// microseconds for a cheap predicate, so the claims (one atomic add on a
-// shared line each) are noise and a match is followed by at most a block's
-// work per thread. Ranges too short for 16 such blocks per thread get
-// smaller ones, so that an expensive predicate still spreads over the pool.
+// The smallest block a thread claims: 16 chunks, tens of microseconds for a
+// cheap predicate, so the claims (an atomic update of a shared line each)
+// are noise. Ranges too short for 16 such blocks per thread get smaller
+// ones, so that an expensive predicate still spreads over the pool.
 inline constexpr std::size_t find_block = 16 * find_chunk;
 
 // The lowest index in [0, n) whose element matches, or n. first_match(b, e)
@@ -63,9 +66,9 @@ std::size_t find_first_index(grain g, std::size_t n, FirstMatch& first_match)
             return first_match(std::size_t{0}, n);
         std::size_t const block =
             std::max(std::clamp(n / (16 * threads), std::size_t{1}, find_block), g.min_len);
-        // The first index no thread has claimed yet. Relaxed: the add
-        // itself makes the claims disjoint, and nothing else is published
-        // through it.
+        // The first index no thread has claimed yet. Relaxed: the
+        // compare-exchange itself makes the claims disjoint, and nothing
+        // else is published through it.
         std::atomic<std::size_t> next{0};
         // The lowest match so far, n for none. Relaxed: it only prunes
         // work; the final value is read after the joins, whose latches order
@@ -89,13 +92,20 @@ std::size_t find_first_index(grain g, std::size_t n, FirstMatch& first_match)
         };
         // One claimant per thread; a claimant that starts late, or on a
         // thread that ran another first, finds fewer blocks left, so the
-        // pass balances itself. `stop`: another claimant's predicate threw.
+        // pass balances itself. A block from b is an eighth of b per
+        // thread, at most half of what is left per thread, at least
+        // `block`. `stop`: another claimant's predicate threw.
         auto claim_blocks = [&](std::size_t, std::size_t) {
+            std::size_t b = next.load(std::memory_order_relaxed);
             while (!stop.raised()) {
-                std::size_t const b = next.fetch_add(block, std::memory_order_relaxed);
-                if (b >= n || b > lowest.load(std::memory_order_relaxed))
-                    return;
-                search(b, b + std::min(block, n - b));
+                std::size_t len;
+                do {
+                    if (b >= n || b > lowest.load(std::memory_order_relaxed))
+                        return;
+                    len = std::min(n - b, std::max(block, std::min(b / (8 * threads), (n - b) / (2 * threads))));
+                } while (!next.compare_exchange_weak(b, b + len, std::memory_order_relaxed));
+                search(b, b + len);
+                b = next.load(std::memory_order_relaxed);
             }
         };
         for_each_piece_in_pool(threads, grain{1}, claim_blocks, stop);
