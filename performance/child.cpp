@@ -67,25 +67,28 @@ bool measure_policies(std::vector<std::string> const& impls, std::string_view ke
     boost::forkjoin::benchmark_options options;
     options.threads = {threads};
     options.repetitions = static_cast<std::size_t>(reps);
-    options.warmup = static_cast<std::size_t>(warmup);
+    // Each pool gets one call of the kernel, which prepares its data, runs
+    // its warm-up repetitions and then the measured one, back to back on
+    // that data, as the other implementations' rows do. A warm-up call of
+    // its own would leave the pool asleep through the measured call's data
+    // preparation (hundreds of milliseconds for the algorithm workloads),
+    // so that its one measured repetition, and no other row's, started by
+    // waking every worker from a long sleep.
+    options.warmup = 0;
     options.progress = nullptr; // stdout is the protocol; the driver shows progress
 
     auto const selected = [&](std::string_view name) {
         return std::find(impls.begin(), impls.end(), name) != impls.end();
     };
-    // compare_policies calls the workload `warmup` times and then once more,
-    // measured, on each pool: the call's place in that group says which.
-    std::size_t call = 0;
     bool found = true;
     auto workload = [&](auto& pool) {
         using policy = typename std::remove_reference_t<decltype(pool)>::sleep_policy_type;
         std::string_view const name = policy_name<policy>::value;
-        bool const measured = call++ % std::size_t(warmup + 1) == std::size_t(warmup);
         if (!selected(name))
             return; // a policy that was not asked for: its pool idles for a moment
         fmt::print("impl {}\n", name);
         forkjoin_executor<policy> ex(pool);
-        run_context const ctx{args, measured ? 0 : 1, measured ? 1 : 0};
+        run_context const ctx{args, warmup, 1};
         found = found && run_kernel(kernel, ex, ctx);
         std::fflush(stdout);
     };
