@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Model-check the legacy and jec sleep protocols, the outside waiter's latch and
 # the adaptive fence handshake, a fiber's parked wait for a latch, a pool's
-# activity count, worker 0's place in a pool with a caller slot, and their mutants, with SPIN.
+# activity count, worker 0's place in a pool with a caller slot, the hand-over
+# of a scan's block, and their mutants, with SPIN.
 #
 #   test/model/check.sh            # all checks (~25 s on 2 idle cores, two at a time)
 #   EXTENDED=1 test/model/check.sh # + liveness proofs and 3-worker runs
@@ -189,6 +190,14 @@ check model    caller_slot/nested/3-holds-3-broadcasts caller_slot "-DNESTED -DH
 check mutant   caller_slot/nested/RUN_AS_WORKER_0 caller_slot "-DNESTED -DMUTANT_RUN_AS_WORKER_0"
 check mutant   caller_slot/nested/BORROW_FOR_THE_SHARE caller_slot "-DNESTED -DMUTANT_BORROW_FOR_THE_SHARE"
 check mutant   caller_slot/nested/INJECT_WHEN_BORROWED caller_slot "-DNESTED -DMUTANT_INJECT_WHEN_BORROWED"
+
+# ---- a scan's block: its owner leaves it, or whoever brings its prefix scans it
+check model    chained_scan                     chained_scan ""
+check model    chained_scan/nested              chained_scan "-DNESTED"
+check model    chained_scan/nested/3-threads-4-blocks chained_scan "-DNESTED -DNT=3 -DNB=4"
+check mutant   chained_scan/nested/UNBOUNDED_WAIT chained_scan "-DNESTED -DMUTANT_UNBOUNDED_WAIT"
+check mutant   chained_scan/OWNER_STORE         chained_scan "-DMUTANT_OWNER_STORE"
+check mutant   chained_scan/PASSER_STORE        chained_scan "-DMUTANT_PASSER_STORE"
 
 # livelocks the safety check cannot see (it passes: timeout never fires)
 check live-mutant legacy/WORK_FOUND_NO_TICKLE   legacy "-DMUTANT_WORK_FOUND_NO_TICKLE"
