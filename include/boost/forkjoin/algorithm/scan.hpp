@@ -44,10 +44,13 @@ Out scan_in_parallel(grain g, It first, std::size_t n, Out out, std::optional<T>
         return out;
     run_in_pool([&] {
         std::size_t const threads = pool_threads();
-        // One thread, or too little for two blocks: one block, the serial scan.
-        std::size_t const block = threads == 1 ? n : std::min(std::max(scan_block_elements<T>, g.min_len), n);
-        chained_scan<Inclusive, T, It, Out, Op> scan(first, n, out, std::move(before), op, block);
-        scan.run(block == n ? 1 : threads);
+        std::size_t const block = std::max(scan_block_elements<T>, g.min_len);
+        // One thread, or too little for two blocks: the serial scan, with
+        // no blocks to keep track of.
+        if (threads == 1 || n <= block)
+            serial_scan<Inclusive, T>(first, out, 0, n, before, op);
+        else
+            chained_scan<Inclusive, T, It, Out, Op>(first, n, out, std::move(before), op, block).run(threads);
     });
     return at(out, n);
 }

@@ -67,6 +67,35 @@ inline constexpr std::size_t scan_block_elements = std::max<std::size_t>(64 * 10
 // the same work.
 inline constexpr std::chrono::microseconds scan_prefix_wait{20};
 
+// Scans [b, e), b < e, of first into out from `before` (what precedes
+// element b; empty only for an inclusive scan without init, at b == 0), and
+// returns what precedes element e. The serial scan, as std's, element by
+// element; an exclusive scan reads element i before writing out[i], for in
+// place. `before` is moved from.
+template <bool Inclusive, class T, class It, class Out, class Op>
+T serial_scan(It first, Out out, std::size_t b, std::size_t e, std::optional<T>& before, Op& op)
+{
+    It in = at(first, b);
+    Out o = at(out, b);
+    if constexpr (Inclusive) {
+        T acc = before ? T(op(std::move(*before), *in)) : T(*in);
+        *o = acc;
+        for (++b, ++in, ++o; b < e; ++b, ++in, ++o) {
+            acc = op(std::move(acc), *in);
+            *o = acc;
+        }
+        return acc;
+    } else {
+        T acc = std::move(*before);
+        for (; b < e; ++b, ++in, ++o) {
+            T next = op(acc, *in);
+            *o = std::move(acc);
+            acc = std::move(next);
+        }
+        return acc;
+    }
+}
+
 template <bool Inclusive, class T, class It, class Out, class Op>
 class chained_scan {
 public:
@@ -158,33 +187,10 @@ private:
             scan(taken);
     }
 
-    // Scans block k from its prefix; returns what precedes block k + 1. The
-    // serial scan, as std's, element by element; an exclusive scan reads
-    // element i before writing out[i], for in place.
+    // Scans block k from its prefix; returns what precedes block k + 1.
     T scan(std::size_t k)
     {
-        std::size_t i = begin_of(k);
-        std::size_t const e = end_of(k);
-        It in = at(first_, i);
-        Out o = at(out_, i);
-        std::optional<T>& before = state_[k].prefix;
-        if constexpr (Inclusive) {
-            T acc = before ? T(op_(std::move(*before), *in)) : T(*in);
-            *o = acc;
-            for (++i, ++in, ++o; i < e; ++i, ++in, ++o) {
-                acc = op_(std::move(acc), *in);
-                *o = acc;
-            }
-            return acc;
-        } else {
-            T acc = std::move(*before);
-            for (; i < e; ++i, ++in, ++o) {
-                T next = op_(acc, *in);
-                *o = std::move(acc);
-                acc = std::move(next);
-            }
-            return acc;
-        }
+        return serial_scan<Inclusive, T>(first_, out_, begin_of(k), end_of(k), state_[k].prefix, op_);
     }
 
     It first_;

@@ -55,16 +55,17 @@ Out move_merge(In1 a, In1 a_end, In2 b, In2 b_end, Out out, Comp& comp)
                 b += take_b;
                 a += !take_b;
             }
-        }
-        while (a != a_end && b != b_end) {
-            if (comp(*b, *a)) {
-                *out = std::ranges::iter_move(b);
-                ++b;
-            } else {
-                *out = std::ranges::iter_move(a);
-                ++a;
+        } else {
+            while (a != a_end && b != b_end) {
+                if (comp(*b, *a)) {
+                    *out = std::ranges::iter_move(b);
+                    ++b;
+                } else {
+                    *out = std::ranges::iter_move(a);
+                    ++a;
+                }
+                ++out;
             }
-            ++out;
         }
     } catch (...) {
         std::ranges::move(b, b_end, std::ranges::move(a, a_end, out).out);
