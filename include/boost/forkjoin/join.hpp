@@ -46,16 +46,31 @@ using join_context_result_t =
 // sleep policy; outside every pool it runs in the global pool. If a or b
 // throws, both still run to completion, then a's exception (or else b's) is
 // rethrown.
+namespace detail {
+
+// join from outside every pool. Out of line: inlined, the install's
+// bookkeeping would make every caller of join save more registers, on its
+// fast path too (and in a recursion, in every leaf).
 template <class A, class B>
-join_result_t<A, B> join(A&& a, B&& b)
+BOOST_FORKJOIN_NOINLINE join_result_t<A, B> join_in_global_pool(A&& a, B&& b)
+{
+    return global_pool().install(
+        [&] { return join_on_worker(*current_worker, std::forward<A>(a), std::forward<B>(b)); });
+}
+
+} // namespace detail
+
+// Always inlined: with its lazy fast path inside, GCC judges join too big
+// to inline on its own, and the call it leaves costs a lazy join a third
+// of its time.
+template <class A, class B>
+BOOST_FORKJOIN_FORCEINLINE join_result_t<A, B> join(A&& a, B&& b)
 {
     static_assert(std::is_invocable_v<A>, "boost::forkjoin::join(a, b): a must be callable with no arguments");
     static_assert(std::is_invocable_v<B>, "boost::forkjoin::join(a, b): b must be callable with no arguments");
     if (detail::worker_thread* worker = detail::current_worker)
         return detail::join_on_worker(*worker, std::forward<A>(a), std::forward<B>(b));
-    return global_pool().install([&] {
-        return detail::join_on_worker(*detail::current_worker, std::forward<A>(a), std::forward<B>(b));
-    });
+    return detail::join_in_global_pool(std::forward<A>(a), std::forward<B>(b));
 }
 
 // As join, but calls a(ctx) and b(ctx), where ctx.migrated() says whether
@@ -63,25 +78,43 @@ join_result_t<A, B> join(A&& a, B&& b)
 // A closure may use it to adapt, e.g. split its work further only when it
 // was stolen. Same results, exceptions and cost as join, plus a thread-local
 // read in b.
+namespace detail {
+
+// join_context on `worker`, the calling thread's; `injected`: called from
+// outside every pool, so both closures migrated.
 template <class A, class B>
-join_context_result_t<A, B> join_context(A&& a, B&& b)
+BOOST_FORKJOIN_FORCEINLINE join_context_result_t<A, B> join_context_on_worker(worker_thread& worker, bool injected,
+                                                                             A&& a, B&& b)
+{
+    auto a_in_context = [&]() -> decltype(auto) { return std::invoke(std::forward<A>(a), fn_context(injected)); };
+    auto b_in_context = [&]() -> decltype(auto) {
+        // Read where b runs now: a thief runs it on its own thread.
+        bool const migrated = injected || current_worker != &worker;
+        return std::invoke(std::forward<B>(b), fn_context(migrated));
+    };
+    return join_on_worker(worker, a_in_context, b_in_context);
+}
+
+// Out of line, as join_in_global_pool.
+template <class A, class B>
+BOOST_FORKJOIN_NOINLINE join_context_result_t<A, B> join_context_in_global_pool(A&& a, B&& b)
+{
+    return global_pool().install(
+        [&] { return join_context_on_worker(*current_worker, true, std::forward<A>(a), std::forward<B>(b)); });
+}
+
+} // namespace detail
+
+template <class A, class B>
+BOOST_FORKJOIN_FORCEINLINE join_context_result_t<A, B> join_context(A&& a, B&& b)
 {
     static_assert(std::is_invocable_v<A, fn_context>,
                   "boost::forkjoin::join_context(a, b): a must be callable with a boost::forkjoin::fn_context");
     static_assert(std::is_invocable_v<B, fn_context>,
                   "boost::forkjoin::join_context(a, b): b must be callable with a boost::forkjoin::fn_context");
-    auto join_here = [&](detail::worker_thread& worker, bool injected) {
-        auto a_in_context = [&]() -> decltype(auto) { return std::invoke(std::forward<A>(a), fn_context(injected)); };
-        auto b_in_context = [&]() -> decltype(auto) {
-            // Read where b runs now: a thief runs it on its own thread.
-            bool const migrated = injected || detail::current_worker != &worker;
-            return std::invoke(std::forward<B>(b), fn_context(migrated));
-        };
-        return detail::join_on_worker(worker, a_in_context, b_in_context);
-    };
     if (detail::worker_thread* worker = detail::current_worker)
-        return join_here(*worker, false);
-    return global_pool().install([&] { return join_here(*detail::current_worker, true); });
+        return detail::join_context_on_worker(*worker, false, std::forward<A>(a), std::forward<B>(b));
+    return detail::join_context_in_global_pool(std::forward<A>(a), std::forward<B>(b));
 }
 
 } // namespace boost::forkjoin

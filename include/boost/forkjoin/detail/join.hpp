@@ -23,6 +23,7 @@
 // global pool.
 
 #include <boost/forkjoin/detail/config.hpp>
+#include <boost/forkjoin/detail/current_worker.hpp>
 #include <boost/forkjoin/detail/job.hpp>
 #include <boost/forkjoin/detail/lazy_frames.hpp>
 #include <boost/forkjoin/detail/registry_base.hpp>
@@ -41,15 +42,22 @@ namespace boost::forkjoin::detail {
 // another fiber that enters and leaves handlers of its own on this thread,
 // whose record of the exceptions being handled would then no longer be
 // last in, first out.
+//
+// The exception waits in raw storage that only the handler constructs: an
+// std::exception_ptr declared before the `try` would cost every join that
+// does not throw a store and a test (a tenth of a lazy join's instructions).
 template <class A, class AfterThrow>
 BOOST_FORKJOIN_FORCEINLINE invoke_value_t<A> run_first_half(A&& a, AfterThrow&& after_throw)
 {
-    std::exception_ptr error;
+    alignas(std::exception_ptr) unsigned char caught[sizeof(std::exception_ptr)];
     try {
         return invoke_to_value(std::forward<A>(a));
     } catch (...) {
-        error = std::current_exception();
+        ::new (static_cast<void*>(caught)) std::exception_ptr(std::current_exception());
     }
+    auto* const stored = std::launder(reinterpret_cast<std::exception_ptr*>(caught));
+    std::exception_ptr error = std::move(*stored);
+    stored->~exception_ptr();
     after_throw();
     std::rethrow_exception(std::move(error));
 }
@@ -106,6 +114,8 @@ struct lazy_join_frame : lazy_frame {
 
     lazy_join_frame(lazy_frame* older, B& b) noexcept : lazy_frame{older, &make_job}, b_(b) {}
 
+    B&& second_half() const noexcept { return std::forward<B>(b_); }
+
     // Precondition: published.
     job_type& published_job() noexcept { return *std::launder(reinterpret_cast<job_type*>(storage_)); }
 
@@ -130,18 +140,44 @@ private:
     alignas(job_type) unsigned char storage_[sizeof(job_type)];
 };
 
-// The end of a lazy join whose b was published: an eager join's end. Out
-// of line, so that the lazy join's fast path stays small.
+// The ends of a lazy join other than the usual one, out of line so that the
+// usual one stays small. Each needs nothing but the frame: the worker is
+// the calling thread's (a join runs on one worker from start to end; a
+// fiber never moves to another, running_fiber.hpp), so nothing but the
+// frame's address has to survive the call to a.
+
+// b was published: an eager join's end.
 template <class A, class B>
 BOOST_FORKJOIN_NOINLINE std::pair<invoke_value_t<A>, invoke_value_t<B>>
-finish_published_lazy_join(worker_thread& worker, lazy_join_frame<B>& frame, invoke_value_t<A>&& result_a)
+finish_published_lazy_join(lazy_join_frame<B>& frame, invoke_value_t<A>&& result_a)
 {
     typename lazy_join_frame<B>::published_job_guard const guard{frame};
-    return finish_pushed_join<A, B>(worker, frame.published_job(), std::forward<invoke_value_t<A>>(result_a));
+    return finish_pushed_join<A, B>(*current_worker, frame.published_job(),
+                                    std::forward<invoke_value_t<A>>(result_a));
 }
 
+// a threw: b runs all the same (join's contract) before the exception
+// unwinds the frame it references, and a's exception wins.
+template <class B>
+BOOST_FORKJOIN_NOINLINE void finish_lazy_join_after_throw(lazy_join_frame<B>& frame) noexcept
+{
+    worker_thread& worker = *current_worker;
+    if (worker.unpublished_joins().pop(frame)) {
+        try {
+            (void)invoke_to_value(frame.second_half());
+        } catch (...) {
+        }
+    } else {
+        typename lazy_join_frame<B>::published_job_guard const guard{frame};
+        worker.wait_until(frame.published_job().latch().core());
+    }
+}
+
+// Inlined into the caller, as a plain call of a then b would be: what is
+// left of a lazy join's cost is its bookkeeping, not a call of its own.
 template <class A, class B>
-std::pair<invoke_value_t<A>, invoke_value_t<B>> lazy_join_on_worker(worker_thread& worker, A&& a, B&& b)
+BOOST_FORKJOIN_FORCEINLINE std::pair<invoke_value_t<A>, invoke_value_t<B>> lazy_join_on_worker(worker_thread& worker,
+                                                                                              A&& a, B&& b)
 {
     lazy_frames& unpublished = worker.unpublished_joins();
     lazy_frame* const older = unpublished.newest();
@@ -156,22 +192,13 @@ std::pair<invoke_value_t<A>, invoke_value_t<B>> lazy_join_on_worker(worker_threa
         worker.publish_for_idle_workers();
 
     using value_a = invoke_value_t<A>;
-    // If a throws, b runs all the same (join's contract), before the
-    // exception unwinds the frame it references; a's exception wins.
-    value_a result_a = run_first_half(std::forward<A>(a), [&] {
-        if (unpublished.pop(frame)) {
-            try {
-                (void)invoke_to_value(std::forward<B>(b));
-            } catch (...) {
-            }
-        } else {
-            typename lazy_join_frame<B>::published_job_guard const guard{frame};
-            worker.wait_until(frame.published_job().latch().core());
-        }
-    });
-    if (BOOST_FORKJOIN_LIKELY(unpublished.pop(frame)))
+    value_a result_a = run_first_half(std::forward<A>(a), [&frame]() noexcept { finish_lazy_join_after_throw(frame); });
+    // The list read again through the thread's worker rather than kept from
+    // above: a register saved across a costs every join (and every leaf of
+    // a recursion) a push and a pop, the thread-local read one load.
+    if (BOOST_FORKJOIN_LIKELY(current_worker->unpublished_joins().pop(frame)))
         return {std::forward<value_a>(result_a), invoke_to_value(std::forward<B>(b))};
-    return finish_published_lazy_join<A, B>(worker, frame, std::forward<value_a>(result_a));
+    return finish_published_lazy_join<A, B>(frame, std::forward<value_a>(result_a));
 }
 
 template <class A, class B>
