@@ -401,6 +401,50 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_lazy_join_s_b_runs_when_a_yields, Policy, lazy_p
     BOOST_TEST(yields == 1);
 }
 
+// a throws after its b was published and while b may still run: the join
+// ends off its usual path, waits for b, and only then rethrows a's
+// exception. On one thread a waits inside the pool (an install into another
+// pool publishes every pending join, and b may run inside the wait); on
+// two, mark_blocked publishes b and hands it to the other worker, and a
+// throws once b has started there.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_lazy_join_whose_a_throws_after_b_was_published_waits_for_b, Policy, lazy_policies)
+{
+    test::watchdog const hang_guard("a_lazy_join_whose_a_throws_after_b_was_published_waits_for_b");
+    test::pool<fj::sleep::jec> other(test::threads(1));
+    for (std::size_t n : {1u, 2u}) {
+        test::pool<Policy> pool(test::threads(n));
+        for (int i = 0; i < 20; ++i) {
+            std::atomic<bool> b_started{false};
+            std::atomic<int> b_finished{0};
+            BOOST_CHECK_THROW(pool.install([&] {
+                fj::join(
+                    [&]() -> int {
+                        if (n == 1) {
+                            other.install([] {});
+                        } else {
+                            fj::mark_blocked();
+                            while (!b_started.load())
+                                std::this_thread::yield();
+                            fj::mark_unblocked();
+                        }
+                        throw left_error();
+                    },
+                    [&] {
+                        b_started = true;
+                        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                        b_finished.fetch_add(1);
+                        return 1;
+                    });
+            }),
+                              left_error);
+            BOOST_TEST(b_finished.load() == 1);
+        }
+        // The pool is still usable.
+        BOOST_TEST(pool.install([] { return fj::join([] { return fib(18); }, [] { return 1; }).first; }) ==
+                   fib_serial(18));
+    }
+}
+
 // scope and spawn inside a lazy join's closures, and lazy joins inside
 // spawned jobs: every job runs once, whatever publishes what.
 BOOST_AUTO_TEST_CASE_TEMPLATE(scopes_and_spawns_inside_lazy_joins, Policy, lazy_policies)
