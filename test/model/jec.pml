@@ -58,9 +58,10 @@
  *   - -DLAZY: the JOINER's join is lazy (detail/lazy_frames.hpp): b goes on
  *     the worker's private list, invisible to thieves; a runs BEATS of its
  *     own joins, and at each the heartbeat publishes b (push, then the
- *     push's new_internal_jobs, as an eager join's) if a worker is idle
- *     (`inactive` here: the registry's idle count rises and falls where
- *     the policy's inactive count does). After a: b still unpublished runs
+ *     push's new_internal_jobs, as an eager join's) if more workers are
+ *     idle than the joiner's deque holds jobs (`inactive` here: the
+ *     registry's idle count rises and falls where the policy's inactive
+ *     count does; publish_for_idle_workers). After a: b still unpublished runs
  *     inline; published, the join ends as an eager one.
  *   - -DLAZY_A_WAITS (with -DLAZY): a waits inside the pool for b (a future
  *     that b completes): wait_until(b.latch), which first publishes every
@@ -432,7 +433,7 @@ execute:
         do                                        /* a's joins, a heartbeat each */
         :: t < BEATS ->
             if
-            :: unpublished && inactive > 0 -> publish(q, cs, ci, n, i, r)
+            :: unpublished && inactive > dq[me] -> publish(q, cs, ci, n, i, r)
             :: else
             fi;
             t++

@@ -165,20 +165,20 @@ struct with_lazy_joins : Policy {
 };
 
 namespace detail {
-// The pool compare_policies builds for a policy of its list.
+// The pool compare_policies builds for a policy of its list, and what that
+// list entry stands for: a sleep policy, with or without lazy joins.
 template <class Policy>
 struct benchmark_pool {
+    using sleep_policy_type = Policy;
+    static constexpr bool has_lazy_joins = false;
     using type = basic_thread_pool<Policy>;
 };
 template <class Policy>
 struct benchmark_pool<with_lazy_joins<Policy>> {
+    using sleep_policy_type = Policy;
+    static constexpr bool has_lazy_joins = true;
     using type = basic_thread_pool<Policy, lazy_joins>;
 };
-
-template <class T>
-inline constexpr bool is_with_lazy_joins_v = false;
-template <class Policy>
-inline constexpr bool is_with_lazy_joins_v<with_lazy_joins<Policy>> = true;
 } // namespace detail
 
 // The name a policy has in the results: its static `name` member if it has one
@@ -188,9 +188,8 @@ inline constexpr bool is_with_lazy_joins_v<with_lazy_joins<Policy>> = true;
 template <sleep_policy Policy>
 std::string policy_name()
 {
-    if constexpr (detail::is_with_lazy_joins_v<Policy>) {
-        using underlying = typename detail::benchmark_pool<Policy>::type::sleep_policy_type;
-        return policy_name<underlying>() + " + lazy_joins";
+    if constexpr (detail::benchmark_pool<Policy>::has_lazy_joins) {
+        return policy_name<typename detail::benchmark_pool<Policy>::sleep_policy_type>() + " + lazy_joins";
     } else if constexpr (requires {
                              // A static member only: a data member called
                              // `name` (a policy that logs under a name of its

@@ -168,7 +168,8 @@ struct pool_options {
     // worker is idle, give or take the time its code runs between two
     // joins. At least once a heartbeat (and at the first join after it
     // found work) such a worker looks, and if workers are idle publishes
-    // its oldest unpublished second halves, one per idle worker. Shorter:
+    // its oldest unpublished second halves, one per idle worker less the
+    // jobs its deque already holds. Shorter:
     // thieves find work sooner, and the busy worker reads the clock more
     // often. Zero: look at every join. Negative: the constructor throws
     // std::invalid_argument. The default suits every workload measured

@@ -37,7 +37,8 @@ public:
     }
 
     // How many workers are between jobs: a lazy join's look publishes that
-    // many second halves (worker_thread::publish_for_idle_workers).
+    // many second halves, less the jobs on its deque
+    // (worker_thread::publish_for_idle_workers).
     // Relaxed, a hint: a stale zero delays the publication to the next
     // look, a stale count publishes a job that its owner may pop back.
     std::size_t count() const noexcept { return count_.load(std::memory_order_relaxed); }

@@ -438,8 +438,13 @@ void worker_thread::publish_for_idle_workers() noexcept
     // half nobody takes would cost a push and a pop for nothing. The
     // publication is a push like an eager join's, with its notification,
     // so a sleeping worker wakes for it under the sleep policy's protocol.
-    if (std::size_t const idle = registry_.idle().count(); idle != 0)
-        publish_oldest_joins(idle);
+    // Less what the deque already offers them: a sleeper takes tens of
+    // microseconds to wake, and a look at every join meanwhile would
+    // otherwise publish a join each time, every one of them ending as an
+    // eager join that waits for its thief.
+    std::size_t const idle = registry_.idle().count();
+    if (std::size_t const offered = deque_.size(); idle > offered)
+        publish_oldest_joins(idle - offered);
 }
 
 void worker_thread::lazy_heartbeat() noexcept

@@ -63,13 +63,12 @@ public:
     // The second halves of this worker's lazy joins that no thief can see
     // yet (lazy_frames.hpp); empty in an eager pool.
     lazy_frames& unpublished_joins() noexcept { return lazy_; }
-    // A lazy join's countdown ran out: read the clock to retune it, and if
-    // workers are idle publish the oldest unpublished second halves, one
-    // per idle worker. Out of line: the join's fast path stays a countdown
-    // and a branch.
+    // A lazy join's countdown ran out: read the clock to retune it, then
+    // publish_for_idle_workers. Out of line: the join's fast path stays a
+    // countdown and a branch.
     BOOST_FORKJOIN_NOINLINE inline void lazy_heartbeat() noexcept;
     // The same without the clock: publishes the oldest unpublished second
-    // halves, one per idle worker, if any worker is idle.
+    // halves, one per idle worker less the jobs its deque already holds.
     BOOST_FORKJOIN_NOINLINE inline void publish_for_idle_workers() noexcept;
     // Publishes every unpublished second half. Called before this worker
     // waits inside the pool or its fiber switches stacks: a wait must never
