@@ -41,11 +41,6 @@ using join_context_result_t =
     std::pair<detail::value_or_monostate<detail::checked_invoke_result_t<A, fn_context>>,
               detail::value_or_monostate<detail::checked_invoke_result_t<B, fn_context>>>;
 
-// Runs a and b, potentially in parallel, and returns {a(), b()}; a void
-// result is std::monostate. Inside any pool it uses that pool, whatever its
-// sleep policy; outside every pool it runs in the global pool. If a or b
-// throws, both still run to completion, then a's exception (or else b's) is
-// rethrown.
 namespace detail {
 
 // join from outside every pool. Out of line: inlined, the install's
@@ -57,28 +52,6 @@ BOOST_FORKJOIN_NOINLINE join_result_t<A, B> join_in_global_pool(A&& a, B&& b)
     return global_pool().install(
         [&] { return join_on_worker(*current_worker, std::forward<A>(a), std::forward<B>(b)); });
 }
-
-} // namespace detail
-
-// Always inlined: with its lazy fast path inside, GCC judges join too big
-// to inline on its own, and the call it leaves costs a lazy join a third
-// of its time.
-template <class A, class B>
-BOOST_FORKJOIN_FORCEINLINE join_result_t<A, B> join(A&& a, B&& b)
-{
-    static_assert(std::is_invocable_v<A>, "boost::forkjoin::join(a, b): a must be callable with no arguments");
-    static_assert(std::is_invocable_v<B>, "boost::forkjoin::join(a, b): b must be callable with no arguments");
-    if (detail::worker_thread* worker = detail::current_worker)
-        return detail::join_on_worker(*worker, std::forward<A>(a), std::forward<B>(b));
-    return detail::join_in_global_pool(std::forward<A>(a), std::forward<B>(b));
-}
-
-// As join, but calls a(ctx) and b(ctx), where ctx.migrated() says whether
-// that closure runs on another thread than the caller (rayon's join_context).
-// A closure may use it to adapt, e.g. split its work further only when it
-// was stolen. Same results, exceptions and cost as join, plus a thread-local
-// read in b.
-namespace detail {
 
 // join_context on `worker`, the calling thread's; `injected`: called from
 // outside every pool, so both closures migrated.
@@ -105,6 +78,30 @@ BOOST_FORKJOIN_NOINLINE join_context_result_t<A, B> join_context_in_global_pool(
 
 } // namespace detail
 
+// Runs a and b, potentially in parallel, and returns {a(), b()}; a void
+// result is std::monostate. Inside any pool it uses that pool, whatever its
+// sleep policy; outside every pool it runs in the global pool. If a or b
+// throws, both still run to completion, then a's exception (or else b's) is
+// rethrown.
+//
+// Always inlined: with its lazy fast path inside, GCC judges join too big
+// to inline on its own, and the call it leaves costs a lazy join a third
+// of its time.
+template <class A, class B>
+BOOST_FORKJOIN_FORCEINLINE join_result_t<A, B> join(A&& a, B&& b)
+{
+    static_assert(std::is_invocable_v<A>, "boost::forkjoin::join(a, b): a must be callable with no arguments");
+    static_assert(std::is_invocable_v<B>, "boost::forkjoin::join(a, b): b must be callable with no arguments");
+    if (detail::worker_thread* worker = detail::current_worker)
+        return detail::join_on_worker(*worker, std::forward<A>(a), std::forward<B>(b));
+    return detail::join_in_global_pool(std::forward<A>(a), std::forward<B>(b));
+}
+
+// As join, but calls a(ctx) and b(ctx), where ctx.migrated() says whether
+// that closure runs on another thread than the caller (rayon's join_context).
+// A closure may use it to adapt, e.g. split its work further only when it
+// was stolen. Same results, exceptions and cost as join, plus a thread-local
+// read in b.
 template <class A, class B>
 BOOST_FORKJOIN_FORCEINLINE join_context_result_t<A, B> join_context(A&& a, B&& b)
 {

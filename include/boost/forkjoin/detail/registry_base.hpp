@@ -441,7 +441,10 @@ void worker_thread::publish_for_idle_workers() noexcept
     // Less what the deque already offers them: a sleeper takes tens of
     // microseconds to wake, and a look at every join meanwhile would
     // otherwise publish a join each time, every one of them ending as an
-    // eager join that waits for its thief.
+    // eager join that waits for its thief. Both counts are relaxed
+    // snapshots, hints as the idle count is: a steal not yet seen here
+    // delays a publication to the next look, and an idle count already
+    // stale publishes a job its owner may pop back.
     std::size_t const idle = registry_.idle().count();
     if (std::size_t const offered = deque_.size(); idle > offered)
         publish_oldest_joins(idle - offered);
