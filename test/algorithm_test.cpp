@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <numeric>
@@ -265,6 +266,41 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_grain_of_the_whole_range_runs_it_as_one_piece, P
     std::vector<long> v(1000, 1);
     BOOST_TEST(pool.install([&] { return fj::reduce(fj::grain{0}, v); }) == 1000);
     BOOST_TEST(pool.install([&] { return fj::count(fj::grain{1'000'000}, v.begin(), v.end(), 1L); }) == 1000);
+}
+
+// The splitter cuts a range only where a part of it is stolen; a piece it
+// no longer cuts is cut between two of its chunks when another worker runs
+// dry (detail/algorithm/splitter.hpp, piece_chunks). Here the other worker
+// is kept busy until the loop's thread starts its last piece, then goes
+// idle: elements of that piece must then run on the other worker too.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_running_piece_is_cut_for_a_worker_that_ran_dry, Policy, test::algorithm_pool_kinds)
+{
+    test::pool<Policy> pool(test::threads(2));
+    // With two threads and nothing stolen, the loop's thread runs the
+    // pieces [0, 16), [16, 32), [32, 48) and [48, 64), in that order.
+    constexpr std::size_t n = 64, last_piece = 48;
+    std::vector<std::size_t> where(n, n);
+    std::atomic<bool> last_piece_started{false};
+    pool.install([&] {
+        // b, pushed first, is the one job the idle worker finds to steal;
+        // it holds that worker until the last piece starts.
+        fj::join(
+            [&] {
+                fj::for_each(std::views::iota(std::size_t{0}, n), [&](std::size_t i) {
+                    where[i] = *fj::current_thread_index();
+                    if (i >= last_piece)
+                        last_piece_started.store(true);
+                    // Time for the other worker to go idle and to steal.
+                    std::this_thread::sleep_for(std::chrono::milliseconds(3));
+                });
+            },
+            [&] {
+                while (!last_piece_started.load())
+                    std::this_thread::yield();
+            });
+    });
+    BOOST_TEST(std::none_of(where.begin(), where.end(), [&](std::size_t w) { return w == n; }));
+    BOOST_TEST(std::any_of(where.begin() + last_piece, where.end(), [&](std::size_t w) { return w != where[0]; }));
 }
 
 namespace {

@@ -450,6 +450,13 @@ void worker_thread::publish_for_idle_workers() noexcept
         publish_oldest_joins(idle - offered);
 }
 
+bool worker_thread::idle_workers_lack_jobs() const noexcept
+{
+    // Relaxed snapshots, hints as in publish_for_idle_workers: a stale
+    // answer costs one chunk of delay, or one split nobody takes.
+    return registry_.idle().count() > deque_.size();
+}
+
 void worker_thread::lazy_heartbeat() noexcept
 {
     lazy_.beat();

@@ -17,10 +17,20 @@
 // costs a handful of joins per thread, whatever n is. No knob needs setting;
 // fj::grain only puts a floor under the size of a piece.
 //
+// A piece the splitter no longer cuts still runs a chunk at a time
+// (piece_chunks): between chunks its worker looks whether more of the
+// pool's workers are idle than its deque offers jobs, and if so hands what
+// is left of the piece back to the splitter, as if it had been stolen.
+// Without that look, a piece (up to a 2 x threads-th of the work) runs to
+// its end while the workers that ran out of pieces wait: the tail of every
+// even loop, and the costly rows of an uneven one. Rayon's splitter has
+// that tail; oneTBB's auto_partitioner shortens it by cutting finer from
+// the start.
+//
 // A piece that throws raises a stop flag before its exception travels up
-// through join; pieces that have not started yet see the flag and do
-// nothing, so an error ends the algorithm after the pieces already running,
-// not after all of them.
+// through join; pieces, and chunks, that have not started yet see the flag
+// and do nothing, so an error ends the algorithm after the chunks already
+// running, not after all of them.
 
 #include <boost/forkjoin/algorithm/grain.hpp>
 #include <boost/forkjoin/detail/algorithm/in_pool.hpp>
@@ -28,6 +38,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <utility>
@@ -58,6 +69,8 @@ public:
         return true;
     }
 
+    std::size_t min_len() const noexcept { return min_len_; }
+
 private:
     std::size_t threads_;
     std::size_t splits_;
@@ -77,6 +90,69 @@ private:
     std::atomic<bool> raised_{false};
 };
 
+// The chunks of one running piece. Their length follows the clock: doubled
+// while a chunk takes less than half of chunk_time, halved while one takes
+// more than twice that. So the look between two chunks (a clock read and
+// two relaxed loads, some 30 ns) costs about a thousandth of the piece
+// whatever an element costs, from a fraction of a nanosecond (a sum) to
+// milliseconds (a Mandelbrot row), and an idle worker waits about one chunk
+// for its share.
+class piece_chunks {
+public:
+    using clock = std::chrono::steady_clock;
+
+    // Long enough for the look to vanish beside it, short beside the tens
+    // of microseconds a sleeping worker takes to wake for the split.
+    static constexpr clock::duration chunk_time = std::chrono::microseconds(20);
+
+    piece_chunks(std::size_t begin, std::size_t end, std::size_t min_len) noexcept
+        : next_(begin), end_(end), min_len_(min_len)
+    {
+    }
+
+    // The next chunk, [first, first + len), or false when the piece is
+    // done, the stop flag is raised, or the rest is to be split: then
+    // rest() is where it begins (end if nothing is left).
+    bool next(std::size_t& first, std::size_t& len, stop_flag const& stop) noexcept
+    {
+        if (next_ == end_ || stop.raised())
+            return false;
+        clock::time_point const now = clock::now();
+        if (started_) {
+            if (auto const took = now - last_; took < chunk_time / 2)
+                len_ *= 2;
+            else if (took > 2 * chunk_time && len_ > 1)
+                len_ /= 2;
+            // Split only a rest whose halves keep the grain.
+            if ((end_ - next_) / 2 >= min_len_ && current_worker->idle_workers_lack_jobs()) {
+                split_ = true;
+                return false;
+            }
+        }
+        started_ = true;
+        last_ = now;
+        first = next_;
+        len = std::min(len_, end_ - next_);
+        next_ += len;
+        return true;
+    }
+
+    // After next() returned false: whether what is left should be split.
+    bool rest_wanted() const noexcept { return split_; }
+    std::size_t rest() const noexcept { return next_; }
+
+private:
+    std::size_t next_;
+    std::size_t end_;
+    std::size_t min_len_;
+    std::size_t len_ = 1;
+    bool started_ = false;
+    bool split_ = false;
+    clock::time_point last_{};
+};
+
+// Runs [begin, end) by the splitter's cuts and, within a piece, by
+// piece_chunks.
 template <class Leaf>
 void split_for(adaptive_splitter splitter, std::size_t begin, std::size_t end, bool migrated, Leaf& leaf,
                stop_flag& stop)
@@ -89,11 +165,18 @@ void split_for(adaptive_splitter splitter, std::size_t begin, std::size_t end, b
                      [&](fn_context c) { split_for(splitter, mid, end, c.migrated(), leaf, stop); });
         return;
     }
+    piece_chunks chunks(begin, end, splitter.min_len());
     try {
-        leaf(begin, end);
+        for (std::size_t first, len; chunks.next(first, len, stop);)
+            leaf(first, first + len);
     } catch (...) {
         stop.raise();
         throw;
+    }
+    if (chunks.rest_wanted()) {
+        // Another worker ran dry: cut the rest as a stolen range is cut.
+        current_worker->look_at_next_join();
+        split_for(splitter, chunks.rest(), end, true, leaf, stop);
     }
 }
 
@@ -130,25 +213,42 @@ std::optional<R> split_reduce(adaptive_splitter splitter, std::size_t begin, std
 {
     if (stop.raised())
         return std::nullopt;
-    if (splitter.try_split(end - begin, migrated)) {
-        std::size_t const mid = begin + (end - begin) / 2;
-        auto [left, right] = join_context(
-            [&](fn_context c) { return split_reduce<R>(splitter, begin, mid, c.migrated(), leaf, combine, stop); },
-            [&](fn_context c) { return split_reduce<R>(splitter, mid, end, c.migrated(), leaf, combine, stop); });
-        // Empty only where the stop flag cut a piece short, and then an
-        // exception or the caller's own flag decides the outcome.
+    // Empty only where the stop flag cut a piece short, and then an
+    // exception or the caller's own flag decides the outcome.
+    auto combined = [&](std::optional<R> left, std::optional<R> right) {
         if (!left)
             return right;
         if (!right)
             return left;
         return std::optional<R>(std::in_place, combine(std::move(*left), std::move(*right)));
+    };
+    if (splitter.try_split(end - begin, migrated)) {
+        std::size_t const mid = begin + (end - begin) / 2;
+        auto [left, right] = join_context(
+            [&](fn_context c) { return split_reduce<R>(splitter, begin, mid, c.migrated(), leaf, combine, stop); },
+            [&](fn_context c) { return split_reduce<R>(splitter, mid, end, c.migrated(), leaf, combine, stop); });
+        return combined(std::move(left), std::move(right));
     }
+    piece_chunks chunks(begin, end, splitter.min_len());
+    std::optional<R> sum;
     try {
-        return std::optional<R>(std::in_place, leaf(begin, end));
+        for (std::size_t first, len; chunks.next(first, len, stop);) {
+            if (sum) {
+                // Left to right, as the splits combine.
+                R next = combine(std::move(*sum), leaf(first, first + len));
+                sum.emplace(std::move(next));
+            } else {
+                sum.emplace(leaf(first, first + len));
+            }
+        }
     } catch (...) {
         stop.raise();
         throw;
     }
+    if (!chunks.rest_wanted())
+        return sum;
+    current_worker->look_at_next_join();
+    return combined(std::move(sum), split_reduce<R>(splitter, chunks.rest(), end, true, leaf, combine, stop));
 }
 
 // Reduces [0, n), n > 0, to leaf(piece) values combined left to right:
