@@ -146,10 +146,12 @@ private:
 // fiber never moves to another, running_fiber.hpp), so nothing but the
 // frame's address has to survive the call to a.
 
-// b was published: an eager join's end.
+// b was published: an eager join's end. a's value by value: a reference
+// would make every join store it to its frame for this rare call, where a
+// value goes in a register when it fits one.
 template <class A, class B>
 BOOST_FORKJOIN_NOINLINE std::pair<invoke_value_t<A>, invoke_value_t<B>>
-finish_published_lazy_join(lazy_join_frame<B>& frame, invoke_value_t<A>&& result_a)
+finish_published_lazy_join(lazy_join_frame<B>& frame, invoke_value_t<A> result_a)
 {
     typename lazy_join_frame<B>::published_job_guard const guard{frame};
     return finish_pushed_join<A, B>(*current_worker, frame.published_job(),
