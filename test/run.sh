@@ -197,6 +197,9 @@ debug_build_warnings() {
 # error:" line (a static_assert's sentence, or the call a concept rejected),
 # the diagnostic must point at the program's own line (the user's call, not
 # only a header in detail/), and each "// expected note:" text must appear.
+# Every other error must be a static_assert's sentence too, or sit at the
+# program's own lines: none may come from inside the library, where a
+# failed requirement's body went on being instantiated.
 compile_fails_as_expected() {
     local f=$1 output expected first note
     expected=$(sed -n 's|^// expected error: ||p' "$f")
@@ -212,6 +215,13 @@ compile_fails_as_expected() {
     if ! grep -qF "$expected" <<<"$first" || ! grep -qE "^$f:[0-9]+:" <<<"$output"; then
         echo "$f failed to compile, but its first error is not '$expected' at its own line:"
         echo "$output" | head -n 20
+        return 1
+    fi
+    local stray
+    stray=$(grep 'error:' <<<"$output" | grep -v 'static assertion failed' | grep -vE "^$f:[0-9]+:")
+    if [ -n "$stray" ]; then
+        echo "$f: errors from inside the library after the first:"
+        echo "$stray" | head -n 5
         return 1
     fi
     while IFS= read -r note; do

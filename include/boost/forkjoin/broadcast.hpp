@@ -27,7 +27,9 @@ auto broadcast(F&& f)
 {
     static_assert(std::is_invocable_v<F&, broadcast_context>,
                   "boost::forkjoin::broadcast(f): f must be callable with a boost::forkjoin::broadcast_context");
-    return detail::broadcast(detail::current_registry(), f);
+    if constexpr (std::is_invocable_v<F&, broadcast_context>) {
+        return detail::broadcast(detail::current_registry(), f);
+    }
 }
 
 // Runs f(broadcast_context) once on every worker of the current pool, some
@@ -38,7 +40,9 @@ void spawn_broadcast(F&& f)
 {
     static_assert(std::is_invocable_v<std::decay_t<F>&, broadcast_context>,
                   "boost::forkjoin::spawn_broadcast(f): f must be callable with a boost::forkjoin::broadcast_context");
-    detail::spawn_broadcast(detail::current_registry(), std::forward<F>(f));
+    if constexpr (std::is_invocable_v<std::decay_t<F>&, broadcast_context>) {
+        detail::spawn_broadcast(detail::current_registry(), std::forward<F>(f));
+    }
 }
 
 } // namespace boost::forkjoin

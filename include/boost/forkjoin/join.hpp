@@ -87,14 +87,20 @@ BOOST_FORKJOIN_NOINLINE join_context_result_t<A, B> join_context_in_global_pool(
 // Always inlined: with its lazy fast path inside, GCC judges join too big
 // to inline on its own, and the call it leaves costs a lazy join a third
 // of its time.
+//
+// Returns join_result_t<A, B>. Declared auto so that a closure of the wrong
+// kind is reported by the static_assert alone: the body past it is not
+// instantiated then, and nothing else fails.
 template <class A, class B>
-BOOST_FORKJOIN_FORCEINLINE join_result_t<A, B> join(A&& a, B&& b)
+BOOST_FORKJOIN_FORCEINLINE auto join(A&& a, B&& b)
 {
     static_assert(std::is_invocable_v<A>, "boost::forkjoin::join(a, b): a must be callable with no arguments");
     static_assert(std::is_invocable_v<B>, "boost::forkjoin::join(a, b): b must be callable with no arguments");
-    if (detail::worker_thread* worker = detail::current_worker)
-        return detail::join_on_worker(*worker, std::forward<A>(a), std::forward<B>(b));
-    return detail::join_in_global_pool(std::forward<A>(a), std::forward<B>(b));
+    if constexpr (std::is_invocable_v<A> && std::is_invocable_v<B>) {
+        if (detail::worker_thread* worker = detail::current_worker)
+            return detail::join_on_worker(*worker, std::forward<A>(a), std::forward<B>(b));
+        return detail::join_in_global_pool(std::forward<A>(a), std::forward<B>(b));
+    }
 }
 
 // As join, but calls a(ctx) and b(ctx), where ctx.migrated() says whether
@@ -102,16 +108,19 @@ BOOST_FORKJOIN_FORCEINLINE join_result_t<A, B> join(A&& a, B&& b)
 // A closure may use it to adapt, e.g. split its work further only when it
 // was stolen. Same results, exceptions and cost as join, plus a thread-local
 // read in b.
+// Returns join_context_result_t<A, B> (auto, as join).
 template <class A, class B>
-BOOST_FORKJOIN_FORCEINLINE join_context_result_t<A, B> join_context(A&& a, B&& b)
+BOOST_FORKJOIN_FORCEINLINE auto join_context(A&& a, B&& b)
 {
     static_assert(std::is_invocable_v<A, fn_context>,
                   "boost::forkjoin::join_context(a, b): a must be callable with a boost::forkjoin::fn_context");
     static_assert(std::is_invocable_v<B, fn_context>,
                   "boost::forkjoin::join_context(a, b): b must be callable with a boost::forkjoin::fn_context");
-    if (detail::worker_thread* worker = detail::current_worker)
-        return detail::join_context_on_worker(*worker, false, std::forward<A>(a), std::forward<B>(b));
-    return detail::join_context_in_global_pool(std::forward<A>(a), std::forward<B>(b));
+    if constexpr (std::is_invocable_v<A, fn_context> && std::is_invocable_v<B, fn_context>) {
+        if (detail::worker_thread* worker = detail::current_worker)
+            return detail::join_context_on_worker(*worker, false, std::forward<A>(a), std::forward<B>(b));
+        return detail::join_context_in_global_pool(std::forward<A>(a), std::forward<B>(b));
+    }
 }
 
 } // namespace boost::forkjoin

@@ -54,6 +54,81 @@ public:
         static_assert(std::is_invocable_v<std::decay_t<F>&, basic_scope&> || std::is_invocable_v<std::decay_t<F>&>,
                       "boost::forkjoin: a scope's spawn(f): f must be callable with the scope (auto& s) "
                       "or with no arguments");
+        if constexpr (std::is_invocable_v<std::decay_t<F>&, basic_scope&> || std::is_invocable_v<std::decay_t<F>&>)
+            spawn_job(std::forward<F>(f));
+    }
+
+    // Runs f(*this, ctx) (or f(ctx)) once on every worker of the scope's
+    // pool, with that worker's broadcast_context, some time before the scope
+    // ends. f is called concurrently from the workers. Exceptions are kept as
+    // for spawn. All or nothing: std::bad_alloc means no worker got a job.
+    template <class F>
+    void spawn_broadcast(F&& f)
+    {
+        static_assert(std::is_invocable_v<std::decay_t<F>&, basic_scope&, broadcast_context> ||
+                          std::is_invocable_v<std::decay_t<F>&, broadcast_context>,
+                      "boost::forkjoin: a scope's spawn_broadcast(f): f must be callable with "
+                      "(the scope, a boost::forkjoin::broadcast_context) or with the broadcast_context alone");
+        if constexpr (std::is_invocable_v<std::decay_t<F>&, basic_scope&, broadcast_context> ||
+                      std::is_invocable_v<std::decay_t<F>&, broadcast_context>)
+            spawn_broadcast_jobs_of(std::forward<F>(f));
+    }
+
+    // Runs f(*this) (or f()) on a fiber (see future.hpp) and returns its
+    // future. The scope does not end before the task completes, so f may
+    // borrow from the enclosing frame as a spawned job does; f is destroyed
+    // before the scope's count drops. The future itself may outlive the
+    // scope. An exception escaping f goes to the future, not to the scope.
+    template <class F>
+    auto spawn_future(F&& f)
+    {
+        static_assert(std::is_invocable_v<std::decay_t<F>&, basic_scope&> || std::is_invocable_v<std::decay_t<F>&>,
+                      "boost::forkjoin: a scope's spawn_future(f): f must be callable with the scope (auto& s) "
+                      "or with no arguments");
+        static_assert(detail::future_header_included<F>,
+                      "boost::forkjoin: a scope's spawn_future(f): include <boost/forkjoin/future.hpp>, which "
+                      "defines boost::forkjoin::future");
+        if constexpr ((std::is_invocable_v<std::decay_t<F>&, basic_scope&> || std::is_invocable_v<std::decay_t<F>&>) &&
+                      detail::future_header_included<F>)
+            return spawn_future_task(std::forward<F>(f));
+    }
+
+    // Implementation: use scope(), scope_fifo() or in_place_scope().
+    basic_scope(detail::registry_base& registry, detail::worker_thread* owner)
+        : registry_(registry), latch_(owner, registry)
+    {
+        if constexpr (Order == scope_order::fifo)
+            fifos_ = std::make_unique<detail::locked_job_queue[]>(registry.num_threads());
+    }
+
+    // Runs the body, waits for all jobs, rethrows the first exception.
+    template <class F>
+    std::invoke_result_t<F, basic_scope&> complete(F&& body)
+    {
+        using raw_result = std::invoke_result_t<F, basic_scope&>;
+        detail::result_slot<detail::value_or_monostate<raw_result>> result;
+        try {
+            result.fill([&]() -> raw_result { return std::invoke(std::forward<F>(body), *this); });
+        } catch (...) {
+            record_exception(std::current_exception());
+        }
+        end_body();
+        // The jobs' decrements were acq-rel and the owner's wait ends on
+        // their last one, so error_ is visible here.
+        if (error_)
+            std::rethrow_exception(error_);
+        if constexpr (!std::is_void_v<raw_result>)
+            return result.take();
+    }
+
+private:
+    friend class detail::scope_activity_hold;
+
+    // spawn's body, once its requirement holds: not instantiated after
+    // the static_assert failed, so that nothing else is reported.
+    template <class F>
+    void spawn_job(F&& f)
+    {
         auto body = [this, func = std::decay_t<F>(std::forward<F>(f))]() mutable noexcept {
             try {
                 if constexpr (std::is_invocable_v<decltype(func)&, basic_scope&>)
@@ -81,17 +156,11 @@ public:
         job.release(); // queued: it frees itself after running
     }
 
-    // Runs f(*this, ctx) (or f(ctx)) once on every worker of the scope's
-    // pool, with that worker's broadcast_context, some time before the scope
-    // ends. f is called concurrently from the workers. Exceptions are kept as
-    // for spawn. All or nothing: std::bad_alloc means no worker got a job.
+    // spawn_broadcast's body, once its requirement holds: not instantiated after
+    // the static_assert failed, so that nothing else is reported.
     template <class F>
-    void spawn_broadcast(F&& f)
+    void spawn_broadcast_jobs_of(F&& f)
     {
-        static_assert(std::is_invocable_v<std::decay_t<F>&, basic_scope&, broadcast_context> ||
-                          std::is_invocable_v<std::decay_t<F>&, broadcast_context>,
-                      "boost::forkjoin: a scope's spawn_broadcast(f): f must be callable with "
-                      "(the scope, a boost::forkjoin::broadcast_context) or with the broadcast_context alone");
         auto body = [this, func = std::decay_t<F>(std::forward<F>(f))](broadcast_context context) mutable noexcept {
             try {
                 if constexpr (std::is_invocable_v<decltype(func)&, basic_scope&, broadcast_context>)
@@ -125,20 +194,11 @@ public:
         activity.hand_to_job();
     }
 
-    // Runs f(*this) (or f()) on a fiber (see future.hpp) and returns its
-    // future. The scope does not end before the task completes, so f may
-    // borrow from the enclosing frame as a spawned job does; f is destroyed
-    // before the scope's count drops. The future itself may outlive the
-    // scope. An exception escaping f goes to the future, not to the scope.
+    // spawn_future's body, once its requirement holds: not instantiated after
+    // the static_assert failed, so that nothing else is reported.
     template <class F>
-    auto spawn_future(F&& f)
+    auto spawn_future_task(F&& f)
     {
-        static_assert(std::is_invocable_v<std::decay_t<F>&, basic_scope&> || std::is_invocable_v<std::decay_t<F>&>,
-                      "boost::forkjoin: a scope's spawn_future(f): f must be callable with the scope (auto& s) "
-                      "or with no arguments");
-        static_assert(detail::future_header_included<F>,
-                      "boost::forkjoin: a scope's spawn_future(f): include <boost/forkjoin/future.hpp>, which "
-                      "defines boost::forkjoin::future");
         auto body = [scope = this, func = std::decay_t<F>(std::forward<F>(f))]() mutable -> decltype(auto) {
             if constexpr (std::is_invocable_v<decltype(func)&, basic_scope&>) {
                 return std::invoke(func, *scope);
@@ -157,37 +217,6 @@ public:
             throw;
         }
     }
-
-    // Implementation: use scope(), scope_fifo() or in_place_scope().
-    basic_scope(detail::registry_base& registry, detail::worker_thread* owner)
-        : registry_(registry), latch_(owner, registry)
-    {
-        if constexpr (Order == scope_order::fifo)
-            fifos_ = std::make_unique<detail::locked_job_queue[]>(registry.num_threads());
-    }
-
-    // Runs the body, waits for all jobs, rethrows the first exception.
-    template <class F>
-    std::invoke_result_t<F, basic_scope&> complete(F&& body)
-    {
-        using raw_result = std::invoke_result_t<F, basic_scope&>;
-        detail::result_slot<detail::value_or_monostate<raw_result>> result;
-        try {
-            result.fill([&]() -> raw_result { return std::invoke(std::forward<F>(body), *this); });
-        } catch (...) {
-            record_exception(std::current_exception());
-        }
-        end_body();
-        // The jobs' decrements were acq-rel and the owner's wait ends on
-        // their last one, so error_ is visible here.
-        if (error_)
-            std::rethrow_exception(error_);
-        if constexpr (!std::is_void_v<raw_result>)
-            return result.take();
-    }
-
-private:
-    friend class detail::scope_activity_hold;
 
     // Drops the body's count and waits for the jobs, once: when the body
     // returns, or earlier, when a pool is stopped under a body that will
@@ -303,7 +332,9 @@ decltype(auto) scope(F&& f)
 {
     static_assert(std::is_invocable_v<F, lifo_scope&>, "boost::forkjoin::scope(f): f must take the scope, "
                                                   "as in [&](boost::forkjoin::lifo_scope& s) { s.spawn(...); }");
-    return detail::run_scope_on_worker<scope_order::lifo>(std::forward<F>(f));
+    if constexpr (std::is_invocable_v<F, lifo_scope&>) {
+        return detail::run_scope_on_worker<scope_order::lifo>(std::forward<F>(f));
+    }
 }
 
 // As scope, but the jobs spawned by one thread start in the order spawned.
@@ -312,7 +343,9 @@ decltype(auto) scope_fifo(F&& f)
 {
     static_assert(std::is_invocable_v<F, fifo_scope&>, "boost::forkjoin::scope_fifo(f): f must take the scope, "
                                                   "as in [&](boost::forkjoin::fifo_scope& s) { s.spawn(...); }");
-    return detail::run_scope_on_worker<scope_order::fifo>(std::forward<F>(f));
+    if constexpr (std::is_invocable_v<F, fifo_scope&>) {
+        return detail::run_scope_on_worker<scope_order::fifo>(std::forward<F>(f));
+    }
 }
 
 // As scope, but f runs on the calling thread, even outside every pool;
@@ -323,7 +356,9 @@ decltype(auto) in_place_scope(F&& f)
 {
     static_assert(std::is_invocable_v<F, lifo_scope&>, "boost::forkjoin::in_place_scope(f): f must take the scope, "
                                                   "as in [&](boost::forkjoin::lifo_scope& s) { s.spawn(...); }");
-    return detail::run_scope_in_place<scope_order::lifo>(detail::current_registry(), std::forward<F>(f));
+    if constexpr (std::is_invocable_v<F, lifo_scope&>) {
+        return detail::run_scope_in_place<scope_order::lifo>(detail::current_registry(), std::forward<F>(f));
+    }
 }
 
 // As in_place_scope, with a fifo scope.
@@ -332,7 +367,9 @@ decltype(auto) in_place_scope_fifo(F&& f)
 {
     static_assert(std::is_invocable_v<F, fifo_scope&>, "boost::forkjoin::in_place_scope_fifo(f): f must take the scope, "
                                                   "as in [&](boost::forkjoin::fifo_scope& s) { s.spawn(...); }");
-    return detail::run_scope_in_place<scope_order::fifo>(detail::current_registry(), std::forward<F>(f));
+    if constexpr (std::is_invocable_v<F, fifo_scope&>) {
+        return detail::run_scope_in_place<scope_order::fifo>(detail::current_registry(), std::forward<F>(f));
+    }
 }
 
 // The scope members of basic_thread_pool (declared in thread_pool.hpp).
@@ -343,7 +380,9 @@ decltype(auto) basic_thread_pool<SleepPolicy, Options...>::scope(F&& f)
 {
     static_assert(std::is_invocable_v<F, lifo_scope&>, "boost::forkjoin::basic_thread_pool::scope(f): f must take the scope, "
                                                   "as in [&](boost::forkjoin::lifo_scope& s) { s.spawn(...); }");
-    return install([&]() -> decltype(auto) { return forkjoin::scope(std::forward<F>(f)); });
+    if constexpr (std::is_invocable_v<F, lifo_scope&>) {
+        return install([&]() -> decltype(auto) { return forkjoin::scope(std::forward<F>(f)); });
+    }
 }
 
 template <sleep_policy SleepPolicy, class... Options>
@@ -352,7 +391,9 @@ decltype(auto) basic_thread_pool<SleepPolicy, Options...>::scope_fifo(F&& f)
 {
     static_assert(std::is_invocable_v<F, fifo_scope&>, "boost::forkjoin::basic_thread_pool::scope_fifo(f): f must take the scope, "
                                                   "as in [&](boost::forkjoin::fifo_scope& s) { s.spawn(...); }");
-    return install([&]() -> decltype(auto) { return forkjoin::scope_fifo(std::forward<F>(f)); });
+    if constexpr (std::is_invocable_v<F, fifo_scope&>) {
+        return install([&]() -> decltype(auto) { return forkjoin::scope_fifo(std::forward<F>(f)); });
+    }
 }
 
 template <sleep_policy SleepPolicy, class... Options>
@@ -361,7 +402,9 @@ decltype(auto) basic_thread_pool<SleepPolicy, Options...>::in_place_scope(F&& f)
 {
     static_assert(std::is_invocable_v<F, lifo_scope&>, "boost::forkjoin::basic_thread_pool::in_place_scope(f): f must take the scope, "
                                                   "as in [&](boost::forkjoin::lifo_scope& s) { s.spawn(...); }");
-    return detail::run_scope_in_place<scope_order::lifo>(*registry_, std::forward<F>(f));
+    if constexpr (std::is_invocable_v<F, lifo_scope&>) {
+        return detail::run_scope_in_place<scope_order::lifo>(*registry_, std::forward<F>(f));
+    }
 }
 
 template <sleep_policy SleepPolicy, class... Options>
@@ -370,7 +413,9 @@ decltype(auto) basic_thread_pool<SleepPolicy, Options...>::in_place_scope_fifo(F
 {
     static_assert(std::is_invocable_v<F, fifo_scope&>, "boost::forkjoin::basic_thread_pool::in_place_scope_fifo(f): f must take the scope, "
                                                   "as in [&](boost::forkjoin::fifo_scope& s) { s.spawn(...); }");
-    return detail::run_scope_in_place<scope_order::fifo>(*registry_, std::forward<F>(f));
+    if constexpr (std::is_invocable_v<F, fifo_scope&>) {
+        return detail::run_scope_in_place<scope_order::fifo>(*registry_, std::forward<F>(f));
+    }
 }
 
 } // namespace boost::forkjoin

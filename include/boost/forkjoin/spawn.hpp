@@ -23,7 +23,9 @@ void spawn(F&& f)
 {
     static_assert(std::is_invocable_v<std::decay_t<F>&>,
                   "boost::forkjoin::spawn(f): f must be callable with no arguments");
-    detail::spawn(detail::current_registry(), std::forward<F>(f), false);
+    if constexpr (std::is_invocable_v<std::decay_t<F>&>) {
+        detail::spawn(detail::current_registry(), std::forward<F>(f), false);
+    }
 }
 
 // As spawn, but the jobs one thread spawns start in the order spawned.
@@ -32,7 +34,9 @@ void spawn_fifo(F&& f)
 {
     static_assert(std::is_invocable_v<std::decay_t<F>&>,
                   "boost::forkjoin::spawn_fifo(f): f must be callable with no arguments");
-    detail::spawn(detail::current_registry(), std::forward<F>(f), true);
+    if constexpr (std::is_invocable_v<std::decay_t<F>&>) {
+        detail::spawn(detail::current_registry(), std::forward<F>(f), true);
+    }
 }
 
 // Runs f on a fiber of the current pool (the global pool from outside every
@@ -43,7 +47,9 @@ auto spawn_future(F&& f)
 {
     static_assert(std::is_invocable_v<std::decay_t<F>&>,
                   "boost::forkjoin::spawn_future(f): f must be callable with no arguments");
-    return detail::spawn_future(detail::current_registry(), std::forward<F>(f), nullptr);
+    if constexpr (std::is_invocable_v<std::decay_t<F>&>) {
+        return detail::spawn_future(detail::current_registry(), std::forward<F>(f), nullptr);
+    }
 }
 
 } // namespace boost::forkjoin

@@ -101,7 +101,9 @@ public:
     {
         static_assert(std::is_invocable_v<F>,
                       "boost::forkjoin::basic_thread_pool::install(f): f must be callable with no arguments");
-        return detail::install(*registry_, std::forward<F>(f));
+        if constexpr (std::is_invocable_v<F>) {
+            return detail::install(*registry_, std::forward<F>(f));
+        }
     }
 
     // Runs f some time later on a worker. An exception escaping f goes to
@@ -112,7 +114,9 @@ public:
     {
         static_assert(std::is_invocable_v<std::decay_t<F>&>,
                       "boost::forkjoin::basic_thread_pool::spawn(f): f must be callable with no arguments");
-        detail::spawn(*registry_, std::forward<F>(f), false);
+        if constexpr (std::is_invocable_v<std::decay_t<F>&>) {
+            detail::spawn(*registry_, std::forward<F>(f), false);
+        }
     }
 
     // As spawn, but jobs spawned by one thread start in the order spawned.
@@ -121,7 +125,9 @@ public:
     {
         static_assert(std::is_invocable_v<std::decay_t<F>&>,
                       "boost::forkjoin::basic_thread_pool::spawn_fifo(f): f must be callable with no arguments");
-        detail::spawn(*registry_, std::forward<F>(f), true);
+        if constexpr (std::is_invocable_v<std::decay_t<F>&>) {
+            detail::spawn(*registry_, std::forward<F>(f), true);
+        }
     }
 
     // Runs f on a fiber of a worker and returns its future (see future.hpp).
@@ -136,7 +142,9 @@ public:
         static_assert(detail::future_header_included<F>,
                       "boost::forkjoin::basic_thread_pool::spawn_future(f): include <boost/forkjoin/future.hpp>, "
                       "which defines boost::forkjoin::future");
-        return detail::spawn_future(*registry_, std::forward<F>(f), nullptr);
+        if constexpr (std::is_invocable_v<std::decay_t<F>&> && detail::future_header_included<F>) {
+            return detail::spawn_future(*registry_, std::forward<F>(f), nullptr);
+        }
     }
 
     // Runs f(broadcast_context) once on every worker; returns the results by
@@ -148,7 +156,9 @@ public:
     {
         static_assert(std::is_invocable_v<F&, broadcast_context>, "boost::forkjoin::basic_thread_pool::broadcast(f): "
                                                                    "f must be callable with a boost::forkjoin::broadcast_context");
-        return detail::broadcast(*registry_, f);
+        if constexpr (std::is_invocable_v<F&, broadcast_context>) {
+            return detail::broadcast(*registry_, f);
+        }
     }
 
     // Runs f(broadcast_context) once on every worker, some time later, and
@@ -160,7 +170,9 @@ public:
         static_assert(std::is_invocable_v<std::decay_t<F>&, broadcast_context>,
                       "boost::forkjoin::basic_thread_pool::spawn_broadcast(f): "
                       "f must be callable with a boost::forkjoin::broadcast_context");
-        detail::spawn_broadcast(*registry_, std::forward<F>(f));
+        if constexpr (std::is_invocable_v<std::decay_t<F>&, broadcast_context>) {
+            detail::spawn_broadcast(*registry_, std::forward<F>(f));
+        }
     }
 
     // join(a, b) on a worker of this pool: install([&] { return join(a, b); }).
@@ -171,9 +183,11 @@ public:
                       "boost::forkjoin::basic_thread_pool::join(a, b): a must be callable with no arguments");
         static_assert(std::is_invocable_v<B>,
                       "boost::forkjoin::basic_thread_pool::join(a, b): b must be callable with no arguments");
-        return install([&] {
-            return detail::join_on_worker(*detail::current_worker, std::forward<A>(a), std::forward<B>(b));
-        });
+        if constexpr (std::is_invocable_v<A> && std::is_invocable_v<B>) {
+            return install([&] {
+                return detail::join_on_worker(*detail::current_worker, std::forward<A>(a), std::forward<B>(b));
+            });
+        }
     }
 
     // scope(f) and scope_fifo(f) on a worker of this pool; in_place_scope(f)
