@@ -441,20 +441,20 @@ void worker_thread::publish_for_idle_workers() noexcept
     // Less what the deque already offers them: a sleeper takes tens of
     // microseconds to wake, and a look at every join meanwhile would
     // otherwise publish a join each time, every one of them ending as an
-    // eager join that waits for its thief. Both counts are relaxed
-    // snapshots, hints as the idle count is: a steal not yet seen here
-    // delays a publication to the next look, and an idle count already
-    // stale publishes a job its owner may pop back.
-    std::size_t const idle = registry_.idle().count();
-    if (std::size_t const offered = deque_.size(); idle > offered)
-        publish_oldest_joins(idle - offered);
+    // eager join that waits for its thief.
+    if (std::size_t const wanted = idle_workers_without_jobs(); wanted != 0)
+        publish_oldest_joins(wanted);
 }
 
-bool worker_thread::idle_workers_lack_jobs() const noexcept
+std::size_t worker_thread::idle_workers_without_jobs() const noexcept
 {
-    // Relaxed snapshots, hints as in publish_for_idle_workers: a stale
-    // answer costs one chunk of delay, or one split nobody takes.
-    return registry_.idle().count() > deque_.size();
+    // Both counts are relaxed snapshots, hints as the idle count is: a
+    // steal not yet seen here delays a publication (or a split) to the next
+    // look, and an idle count already stale publishes a job (or splits off
+    // one) that its owner may pop back.
+    std::size_t const idle = registry_.idle().count();
+    std::size_t const offered = deque_.size();
+    return idle > offered ? idle - offered : 0;
 }
 
 void worker_thread::lazy_heartbeat() noexcept

@@ -70,14 +70,11 @@ public:
     // The same without the clock: publishes the oldest unpublished second
     // halves, one per idle worker less the jobs its deque already holds.
     BOOST_FORKJOIN_NOINLINE inline void publish_for_idle_workers() noexcept;
-    // Whether more of this pool's workers are idle than this worker's deque
-    // offers them jobs: a running algorithm piece then cuts off part of
-    // what it has left (algorithm/splitter.hpp).
-    inline bool idle_workers_lack_jobs() const noexcept;
-    // In a lazy pool, makes this worker's next join look at the idle
-    // workers at once, as after an idle period; nothing in an eager pool,
-    // whose joins publish anyway.
-    void look_at_next_join() noexcept { lazy_.look_at_next_join(); }
+    // How many more of this pool's workers are idle than this worker's
+    // deque offers jobs (0 if none): what a lazy join's look publishes for,
+    // and what makes a running algorithm piece cut off part of what it has
+    // left (algorithm/splitter.hpp).
+    inline std::size_t idle_workers_without_jobs() const noexcept;
     // Publishes every unpublished second half. Called before this worker
     // waits inside the pool or its fiber switches stacks: a wait must never
     // hold back work that what it waits for may need, and the list is only

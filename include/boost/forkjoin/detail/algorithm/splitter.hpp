@@ -124,7 +124,7 @@ public:
             else if (took > 2 * chunk_time && len_ > 1)
                 len_ /= 2;
             // Split only a rest whose halves keep the grain.
-            if ((end_ - next_) / 2 >= min_len_ && current_worker->idle_workers_lack_jobs()) {
+            if ((end_ - next_) / 2 >= min_len_ && current_worker->idle_workers_without_jobs() != 0) {
                 split_ = true;
                 return false;
             }
@@ -175,7 +175,7 @@ void split_for(adaptive_splitter splitter, std::size_t begin, std::size_t end, b
     }
     if (chunks.rest_wanted()) {
         // Another worker ran dry: cut the rest as a stolen range is cut.
-        current_worker->look_at_next_join();
+        current_worker->unpublished_joins().look_at_next_join();
         split_for(splitter, chunks.rest(), end, true, leaf, stop);
     }
 }
@@ -247,7 +247,7 @@ std::optional<R> split_reduce(adaptive_splitter splitter, std::size_t begin, std
     }
     if (!chunks.rest_wanted())
         return sum;
-    current_worker->look_at_next_join();
+    current_worker->unpublished_joins().look_at_next_join();
     return combined(std::move(sum), split_reduce<R>(splitter, chunks.rest(), end, true, leaf, combine, stop));
 }
 
