@@ -44,6 +44,17 @@ public:
     basic_scope(basic_scope const&) = delete;
     basic_scope& operator=(basic_scope const&) = delete;
 
+    // What spawn and spawn_future take: f(scope&), or f(). And what
+    // spawn_broadcast takes: f(scope&, broadcast_context), or
+    // f(broadcast_context). Each is stated once, for the static_assert that
+    // reports it and the if constexpr that then leaves the body out.
+    template <class F>
+    static constexpr bool spawnable =
+        std::is_invocable_v<std::decay_t<F>&, basic_scope&> || std::is_invocable_v<std::decay_t<F>&>;
+    template <class F>
+    static constexpr bool broadcastable = std::is_invocable_v<std::decay_t<F>&, basic_scope&, broadcast_context> ||
+                                          std::is_invocable_v<std::decay_t<F>&, broadcast_context>;
+
     // Runs f(*this) (or f() if it takes no scope) some time before the
     // scope ends. In a fifo scope, the jobs one thread spawns start in the
     // order spawned. An exception escaping f is kept; the first one is
@@ -51,10 +62,10 @@ public:
     template <class F>
     void spawn(F&& f)
     {
-        static_assert(std::is_invocable_v<std::decay_t<F>&, basic_scope&> || std::is_invocable_v<std::decay_t<F>&>,
+        static_assert(spawnable<F>,
                       "boost::forkjoin: a scope's spawn(f): f must be callable with the scope (auto& s) "
                       "or with no arguments");
-        if constexpr (std::is_invocable_v<std::decay_t<F>&, basic_scope&> || std::is_invocable_v<std::decay_t<F>&>)
+        if constexpr (spawnable<F>)
             spawn_job(std::forward<F>(f));
     }
 
@@ -65,12 +76,10 @@ public:
     template <class F>
     void spawn_broadcast(F&& f)
     {
-        static_assert(std::is_invocable_v<std::decay_t<F>&, basic_scope&, broadcast_context> ||
-                          std::is_invocable_v<std::decay_t<F>&, broadcast_context>,
+        static_assert(broadcastable<F>,
                       "boost::forkjoin: a scope's spawn_broadcast(f): f must be callable with "
                       "(the scope, a boost::forkjoin::broadcast_context) or with the broadcast_context alone");
-        if constexpr (std::is_invocable_v<std::decay_t<F>&, basic_scope&, broadcast_context> ||
-                      std::is_invocable_v<std::decay_t<F>&, broadcast_context>)
+        if constexpr (broadcastable<F>)
             spawn_broadcast_jobs_of(std::forward<F>(f));
     }
 
@@ -82,14 +91,13 @@ public:
     template <class F>
     auto spawn_future(F&& f)
     {
-        static_assert(std::is_invocable_v<std::decay_t<F>&, basic_scope&> || std::is_invocable_v<std::decay_t<F>&>,
+        static_assert(spawnable<F>,
                       "boost::forkjoin: a scope's spawn_future(f): f must be callable with the scope (auto& s) "
                       "or with no arguments");
         static_assert(detail::future_header_included<F>,
                       "boost::forkjoin: a scope's spawn_future(f): include <boost/forkjoin/future.hpp>, which "
                       "defines boost::forkjoin::future");
-        if constexpr ((std::is_invocable_v<std::decay_t<F>&, basic_scope&> || std::is_invocable_v<std::decay_t<F>&>) &&
-                      detail::future_header_included<F>)
+        if constexpr (spawnable<F> && detail::future_header_included<F>)
             return spawn_future_task(std::forward<F>(f));
     }
 
