@@ -192,12 +192,18 @@ options parse_options(int argc, char** argv)
             print_help();
             std::exit(0);
         } else if (a == "--list") {
+            // One column for the names of both lists, as wide as the longest.
+            std::size_t width = 0;
+            for (auto const& w : registry())
+                width = std::max(width, w.name.size());
+            for (auto const& impl : implementations)
+                width = std::max(width, impl.name.size());
             fmt::print("workloads:\n");
             for (auto const& w : registry())
-                fmt::print("  {:<16} {}\n", w.name, w.title);
+                fmt::print("  {:<{}} {}\n", w.name, width, w.title);
             fmt::print("implementations:\n");
             for (auto const& impl : implementations)
-                fmt::print("  {:<16} {}\n", impl.name, impl.description);
+                fmt::print("  {:<{}} {}\n", impl.name, width, impl.description);
             std::exit(0);
         } else
             usage_error(fmt::format("unknown option '{}'", a));

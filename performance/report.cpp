@@ -15,6 +15,7 @@
 #include <fstream>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 
 namespace fs = std::filesystem;
 
@@ -134,8 +135,14 @@ void print_tables(std::vector<workload const*> const& wls, std::vector<run_resul
                    "lower is better\n",
                    wl->primary.label);
 
-        std::string head = fmt::format("   {:<16} {:>3} {:>10} {:>21} {:>9} {:>9}", "implementation", "thr",
-                                       wl->primary.label, "min - max", "vs serial", "vs rayon");
+        // As wide as the longest name of the table (forkjoin-lazy-slot), so
+        // that every row's columns line up under the header.
+        std::size_t name_width = std::string_view("implementation").size();
+        for (auto const& r : results)
+            if (r.wl == wl)
+                name_width = std::max(name_width, r.impl.size());
+        std::string head = fmt::format("   {:<{}} {:>3} {:>10} {:>21} {:>9} {:>9}", "implementation", name_width,
+                                       "thr", wl->primary.label, "min - max", "vs serial", "vs rayon");
         for (auto const& e : wl->extras)
             head += fmt::format(" {:>11}", e.label);
         fmt::print("{}\n   {}\n", head, std::string(head.size() - 3, '-'));
@@ -145,7 +152,7 @@ void print_tables(std::vector<workload const*> const& wls, std::vector<run_resul
             if (r.wl != wl)
                 continue;
             std::string thr = r.impl == "serial" ? "-" : std::to_string(r.threads);
-            std::string line = fmt::format("   {:<16} {:>3} ", r.impl, thr);
+            std::string line = fmt::format("   {:<{}} {:>3} ", r.impl, name_width, thr);
             auto s = summarize(r, wl->primary);
             if (!s) {
                 auto why = r.state == run_state::ok
