@@ -34,6 +34,7 @@
 
 #include <boost/forkjoin/algorithm/grain.hpp>
 #include <boost/forkjoin/detail/algorithm/in_pool.hpp>
+#include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/join.hpp>
 
 #include <algorithm>
@@ -113,7 +114,12 @@ public:
     // The next chunk, [first, first + len), or false when the piece is
     // done, the stop flag is raised, or the rest is to be split: then
     // rest() is where it begins (end if nothing is left).
-    bool next(std::size_t& first, std::size_t& len, stop_flag const& stop) noexcept
+    //
+    // Forced inline: in a file with several loops through the splitter
+    // GCC called it out of line, and the element loop between its calls
+    // then ran 5-10 % slower at two threads (the benchmark's transform,
+    // doc/benchmark.adoc), although it does not touch the loop's data.
+    BOOST_FORKJOIN_FORCEINLINE bool next(std::size_t& first, std::size_t& len, stop_flag const& stop) noexcept
     {
         if (next_ == end_ || stop.raised())
             return false;
