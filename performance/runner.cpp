@@ -261,15 +261,24 @@ std::vector<run_result> run_plan(std::vector<plan_item> const& plan, std::string
     bool const tty = ::isatty(STDERR_FILENO);
     std::vector<run_result> results;
     auto const t_start = wall_ns();
+    // The progress lines' name columns, as wide as the plan's longest
+    // names (increment-all-inside, forkjoin-lazy-slot), as in the tables.
+    auto const label_of = [](plan_item const& item) {
+        return item.impls.size() > 1 ? fmt::format("forkjoin x{}", item.impls.size()) : item.impls.front();
+    };
+    std::size_t workload_width = 0, label_width = 0;
+    for (auto const& item : plan) {
+        workload_width = std::max(workload_width, item.wl->name.size());
+        label_width = std::max(label_width, label_of(item).size());
+    }
     for (int round = 0; round < rounds; ++round) {
         std::size_t next = 0; // the first result of the current item
         for (std::size_t i = 0; i < plan.size(); ++i) {
             auto const& item = plan[i];
-            std::string const label =
-                item.impls.size() > 1 ? fmt::format("forkjoin x{}", item.impls.size()) : item.impls.front();
             std::string const of_rounds = rounds > 1 ? fmt::format(" round {}/{}", round + 1, rounds) : "";
-            fmt::print(stderr, "{}[{:>3}/{}]{} {:<16} {:<16} threads={:<3} reps={} ... ", tty ? "\r\033[K" : "",
-                       i + 1, plan.size(), of_rounds, item.wl->name, label, item.threads, item.reps);
+            fmt::print(stderr, "{}[{:>3}/{}]{} {:<{}} {:<{}} threads={:<3} reps={} ... ", tty ? "\r\033[K" : "",
+                       i + 1, plan.size(), of_rounds, item.wl->name, workload_width, label_of(item), label_width,
+                       item.threads, item.reps);
             std::fflush(stderr);
             auto rs = execute(item, self, rayon, timeout_s);
             auto const bad =
