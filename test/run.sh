@@ -280,7 +280,7 @@ for t in tsan_sort tsan_sleep asan_sleep; do
 done
 [ -x test/litmus/run.sh ] && queue run_counted_check fence_litmus test/litmus/run.sh
 
-for t in lifecycle spin_wait future sort asio algorithm join deque scope spawn install broadcast pool fence thread_count oom policy_benchmark separate_compilation; do
+for t in lifecycle spin_wait future sort asio algorithm join deque scope spawn install broadcast pool fence thread_count oom policy_benchmark separate_compilation shared_library; do
     queue run_boost_test "$t" "build/test/${t}_test" 600
 done
 queue run_boost_test clang_future build/test-clang/future_test 600

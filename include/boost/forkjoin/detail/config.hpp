@@ -67,6 +67,30 @@ inline constexpr std::size_t cache_line_size = 128;
 #  endif
 #endif
 
+// The thread_locals on the library's fast paths (the worker pointer every
+// join reads twice, a fiber switch's exception state) use the initial-exec
+// TLS model in code compiled for a shared library (-fPIC, ELF). There a
+// thread_local is otherwise read through a call of __tls_get_addr, which
+// cost a lazy join in a shared library a third of its time, two calls per
+// join (doc/benchmark.adoc, "Joins in a shared library"); initial-exec
+// reads it with two instructions and no call. Not in code compiled for a
+// program (-fPIE, or neither): the compiler's own choice there,
+// local-exec, is one instruction, and initial-exec would cost a register.
+// (A program compiled with -fPIC, as b2 compiles everything, cannot be
+// told from a shared library here; it should be compiled with -fPIE.)
+//
+// The price, as for jemalloc's initial-exec TLS: a shared library that is
+// loaded with dlopen() after the program started must then find room for
+// all of its thread_locals in the little static TLS that glibc keeps for
+// such libraries (a few hundred bytes, shared by all of them), or dlopen()
+// fails ("cannot allocate memory in static TLS block"). Define
+// BOOST_FORKJOIN_NO_INITIAL_EXEC_TLS in a library that hits that.
+#if defined(__ELF__) && defined(__PIC__) && !defined(__PIE__) && !defined(BOOST_FORKJOIN_NO_INITIAL_EXEC_TLS)
+#  define BOOST_FORKJOIN_INITIAL_EXEC_TLS __attribute__((tls_model("initial-exec")))
+#else
+#  define BOOST_FORKJOIN_INITIAL_EXEC_TLS
+#endif
+
 #define BOOST_FORKJOIN_LIKELY(x) __builtin_expect(!!(x), 1)
 #define BOOST_FORKJOIN_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define BOOST_FORKJOIN_NOINLINE __attribute__((noinline))

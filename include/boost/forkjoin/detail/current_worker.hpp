@@ -9,13 +9,16 @@
 // so that code that only sets or clears it (fork handling) does not pull in
 // the worker's deque and queues.
 
+#include <boost/forkjoin/detail/config.hpp>
+
 namespace boost::forkjoin::detail {
 
 class worker_thread;
 
 // The worker running on this thread, if any. constinit: a plain TLS load,
-// no initialization guard, on every join.
-inline constinit thread_local worker_thread* current_worker = nullptr;
+// no initialization guard, on every join; initial-exec: no call either in
+// a shared library (config.hpp).
+inline constinit thread_local worker_thread* current_worker BOOST_FORKJOIN_INITIAL_EXEC_TLS = nullptr;
 
 } // namespace boost::forkjoin::detail
 

@@ -60,10 +60,11 @@ struct eh_globals {
 // which cost 80 instructions per park-unpark round trip (two resumes) when
 // called once per resume (callgrind, test program's worker thread). The
 // address is fixed for the thread's life, so it is kept in a constinit
-// thread_local of ours, which a program reads with one instruction.
+// thread_local of ours, which a program reads with one or two instructions
+// (initial-exec, config.hpp).
 inline eh_globals* this_thread_eh_globals() noexcept
 {
-    static constinit thread_local eh_globals* cached = nullptr;
+    static constinit thread_local eh_globals* cached BOOST_FORKJOIN_INITIAL_EXEC_TLS = nullptr;
     eh_globals* globals = cached;
     if (BOOST_FORKJOIN_UNLIKELY(globals == nullptr))
         cached = globals = reinterpret_cast<eh_globals*>(abi::__cxa_get_globals());
