@@ -390,11 +390,15 @@ struct sort_kernel {
             skip(A::why_not("sort"));
         } else {
             auto len = ctx.args.get("len");
-            std::vector<std::uint32_t> v(len);
-            splitmix64 rng(11);
-            std::vector<std::uint32_t> input(len);
-            for (auto& x : input)
-                x = rng.next_u32();
+            using vec = std::vector<std::uint32_t>;
+            vec& v = kept<vec>(fmt::format("sort.v {}", len), [&] { return vec(len); });
+            vec const& input = kept<vec>(fmt::format("sort.input {}", len), [&] {
+                splitmix64 rng(11);
+                vec input(len);
+                for (auto& x : input)
+                    x = rng.next_u32();
+                return input;
+            });
             repeat(ctx, [&] {
                 v = input;
                 stopwatch sw;
@@ -424,11 +428,15 @@ struct stable_sort_kernel {
         } else {
             auto len = ctx.args.get("len");
             auto keys = ctx.args.get("keys");
-            std::vector<algo::keyed> v(len);
-            splitmix64 rng(13);
-            std::vector<algo::keyed> input(len);
-            for (std::size_t i = 0; i < len; ++i)
-                input[i] = {std::uint32_t(rng.next_u64() % keys), std::uint32_t(i)};
+            using vec = std::vector<algo::keyed>;
+            vec& v = kept<vec>(fmt::format("stable-sort.v {}", len), [&] { return vec(len); });
+            vec const& input = kept<vec>(fmt::format("stable-sort.input {} {}", len, keys), [&] {
+                splitmix64 rng(13);
+                vec input(len);
+                for (std::size_t i = 0; i < len; ++i)
+                    input[i] = {std::uint32_t(rng.next_u64() % keys), std::uint32_t(i)};
+                return input;
+            });
             repeat(ctx, [&] {
                 v = input;
                 stopwatch sw;
@@ -455,10 +463,14 @@ struct reduce_kernel {
     {
         using A = algorithms_t<Ex>;
         auto len = ctx.args.get("len");
-        splitmix64 rng(17);
-        std::vector<double> v(len);
-        for (auto& x : v)
-            x = double(rng.next_u64() >> 40);
+        using vec = std::vector<double>;
+        vec const& v = kept<vec>(fmt::format("reduce.input {}", len), [&] {
+            splitmix64 rng(17);
+            vec v(len);
+            for (auto& x : v)
+                x = double(rng.next_u64() >> 40);
+            return v;
+        });
         repeat(ctx, [&] {
             stopwatch sw;
             double sum = A::reduce(ex, v.begin(), v.end());
@@ -479,11 +491,15 @@ struct transform_kernel {
     {
         using A = algorithms_t<Ex>;
         auto len = ctx.args.get("len");
-        splitmix64 rng(19);
-        std::vector<float> input(len);
-        for (auto& x : input)
-            x = float(rng.next_u32() >> 8) * (1.0f / 16777216.0f) * 8.0f;
-        std::vector<float> out(len);
+        using vec = std::vector<float>;
+        vec const& input = kept<vec>(fmt::format("transform.input {}", len), [&] {
+            splitmix64 rng(19);
+            vec input(len);
+            for (auto& x : input)
+                x = float(rng.next_u32() >> 8) * (1.0f / 16777216.0f) * 8.0f;
+            return input;
+        });
+        vec& out = kept<vec>(fmt::format("transform.out {}", len), [&] { return vec(len); });
         repeat(ctx, [&] {
             std::fill(out.begin(), out.end(), 0.0f);
             stopwatch sw;
@@ -511,11 +527,15 @@ struct scan_kernel {
     {
         using A = algorithms_t<Ex>;
         auto len = ctx.args.get("len");
-        splitmix64 rng(23);
-        std::vector<std::int64_t> input(len);
-        for (auto& x : input)
-            x = std::int64_t(rng.next_u64() % 2001) - 1000;
-        std::vector<std::int64_t> out(len);
+        using vec = std::vector<std::int64_t>;
+        vec const& input = kept<vec>(fmt::format("scan.input {}", len), [&] {
+            splitmix64 rng(23);
+            vec input(len);
+            for (auto& x : input)
+                x = std::int64_t(rng.next_u64() % 2001) - 1000;
+            return input;
+        });
+        vec& out = kept<vec>(fmt::format("scan.out {}", len), [&] { return vec(len); });
         repeat(ctx, [&] {
             std::fill(out.begin(), out.end(), 0);
             stopwatch sw;
@@ -541,12 +561,16 @@ struct find_first_kernel {
         using A = algorithms_t<Ex>;
         auto len = ctx.args.get("len");
         auto permille = ctx.args.get("match_permille");
-        splitmix64 rng(29);
-        std::vector<std::uint32_t> v(len);
-        for (auto& x : v)
-            x = rng.next_u32() >> 1;
-        if (permille < 1000)
-            v[std::size_t(len * permille / 1000)] = algo::needle;
+        using vec = std::vector<std::uint32_t>;
+        vec const& v = kept<vec>(fmt::format("find-first.input {} {}", len, permille), [&] {
+            splitmix64 rng(29);
+            vec v(len);
+            for (auto& x : v)
+                x = rng.next_u32() >> 1;
+            if (permille < 1000)
+                v[std::size_t(len * permille / 1000)] = algo::needle;
+            return v;
+        });
         repeat(ctx, [&] {
             stopwatch sw;
             auto it = A::find_if(ex, v.begin(), v.end(), algo::is_needle);

@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -187,6 +188,27 @@ void repeat(run_context const& ctx, Rep&& rep)
         fmt::print("rep {}\n", fields);
         std::fflush(stdout);
     }
+}
+
+// The object make() returns, made on the first call with `key` in this
+// child process and returned again by every later call with it; `key` must
+// name everything make() depends on. The library's policy rows call a
+// kernel once per repetition, each time on a pool built for that repetition
+// (compare_policies, child.cpp), where every other row, in C++ and in
+// Rust, calls it once and repeats inside. Kernels keep their inputs and
+// buffers here so that those rows, too, prepare them once and measure on
+// memory the process has used before: made afresh for each repetition,
+// they ran the scan at two threads on this VM in 33-48 ms against 29-36
+// (doc/benchmark.adoc, "The policy rows' data"). For the child's main
+// thread only.
+template <class T, class Make>
+T& kept(std::string const& key, Make&& make)
+{
+    static std::map<std::string, std::unique_ptr<T>> made;
+    std::unique_ptr<T>& slot = made[key];
+    if (!slot)
+        slot = std::make_unique<T>(make());
+    return *slot;
 }
 
 // A workload that does not apply to an implementation says why, once.

@@ -464,11 +464,15 @@ struct quicksort_kernel {
     {
         auto len = ctx.args.get("len");
         auto cutoff = ctx.args.get("cutoff");
-        splitmix64 rng(7);
-        std::vector<std::uint32_t> input(len);
-        for (auto& x : input)
-            x = rng.next_u32();
-        std::vector<std::uint32_t> v(len);
+        using vec = std::vector<std::uint32_t>;
+        vec const& input = kept<vec>(fmt::format("quicksort.input {}", len), [&] {
+            splitmix64 rng(7);
+            vec input(len);
+            for (auto& x : input)
+                x = rng.next_u32();
+            return input;
+        });
+        vec& v = kept<vec>(fmt::format("quicksort.v {}", len), [&] { return vec(len); });
         repeat(ctx, [&] {
             v = input;
             stopwatch sw;
@@ -715,7 +719,8 @@ struct tree_sum_kernel {
     {
         auto count = ctx.args.get("nodes");
         auto sums = ctx.args.get("sums");
-        std::vector<tree::node> const nodes = tree::make(count);
+        std::vector<tree::node> const& nodes =
+            kept<std::vector<tree::node>>(fmt::format("tree-sum.nodes {}", count), [&] { return tree::make(count); });
         std::uint64_t const expected = count * (count + 1) / 2;
         ex.install([] {});
         repeat(ctx, [&] {
