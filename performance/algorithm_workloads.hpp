@@ -392,13 +392,7 @@ struct sort_kernel {
             auto len = ctx.args.get("len");
             using vec = std::vector<std::uint32_t>;
             vec& v = kept<vec>(fmt::format("sort.v {}", len), [&] { return vec(len); });
-            vec const& input = kept<vec>(fmt::format("sort.input {}", len), [&] {
-                splitmix64 rng(11);
-                vec input(len);
-                for (auto& x : input)
-                    x = rng.next_u32();
-                return input;
-            });
+            vec const& input = kept<vec>(fmt::format("sort.input {}", len), [&] { return random_u32s(len, 11); });
             repeat(ctx, [&] {
                 v = input;
                 stopwatch sw;

@@ -211,6 +211,17 @@ T& kept(std::string const& key, Make&& make)
     return *slot;
 }
 
+// `len` draws of splitmix64(seed).next_u32(): the sorts' inputs (the Rust
+// side draws the same sequence in its own loop).
+inline std::vector<std::uint32_t> random_u32s(std::size_t len, std::uint64_t seed)
+{
+    splitmix64 rng(seed);
+    std::vector<std::uint32_t> v(len);
+    for (auto& x : v)
+        x = rng.next_u32();
+    return v;
+}
+
 // A workload that does not apply to an implementation says why, once.
 inline void skip(std::string_view reason)
 {

@@ -465,13 +465,7 @@ struct quicksort_kernel {
         auto len = ctx.args.get("len");
         auto cutoff = ctx.args.get("cutoff");
         using vec = std::vector<std::uint32_t>;
-        vec const& input = kept<vec>(fmt::format("quicksort.input {}", len), [&] {
-            splitmix64 rng(7);
-            vec input(len);
-            for (auto& x : input)
-                x = rng.next_u32();
-            return input;
-        });
+        vec const& input = kept<vec>(fmt::format("quicksort.input {}", len), [&] { return random_u32s(len, 7); });
         vec& v = kept<vec>(fmt::format("quicksort.v {}", len), [&] { return vec(len); });
         repeat(ctx, [&] {
             v = input;
@@ -989,10 +983,7 @@ struct fence_modes_kernel {
             auto const passes = ctx.args.get("passes");
             auto const sort_len = ctx.args.get("sort_len");
             auto const cutoff = ctx.args.get("cutoff");
-            splitmix64 rng(7);
-            std::vector<std::uint32_t> input(sort_len);
-            for (auto& x : input)
-                x = rng.next_u32();
+            std::vector<std::uint32_t> const input = random_u32s(sort_len, 7);
 
             struct measure {
                 std::uint64_t inc_ns = 0, sort_ns = 0, steals = 0;
