@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <list>
@@ -226,6 +227,83 @@ BOOST_AUTO_TEST_CASE(large_patterns_at_four_threads)
             check_both(pool, input);
         }
     }
+}
+
+// The branchless small sort that integers under a plain order get for
+// ranges of up to 48 elements (pdqsort.hpp): every permutation of eight
+// distinct values and every sequence of up to nine over three values (every
+// pattern of equal keys) at the sizes where its networks start, then
+// random ranges of every size up to 200, across each of its thresholds (8,
+// 16, 32, 48) and into the partitions above them, for several integer types
+// and every comparator it takes, on a pointer range and on a deque's.
+template <class T, class Comp>
+void check_small_integer_sorts(Comp comp, unsigned seed)
+{
+    auto check = [&](std::vector<T> const& input) {
+        std::vector<T> expected = input;
+        std::sort(expected.begin(), expected.end(), comp);
+        std::vector<T> sorted = input;
+        fj::sort(sorted.begin(), sorted.end(), comp);
+        std::deque<T> in_deque(input.begin(), input.end());
+        fj::sort(in_deque.begin(), in_deque.end(), comp);
+        bool const vector_ok = sorted == expected;
+        bool const deque_ok = std::equal(in_deque.begin(), in_deque.end(), expected.begin(), expected.end());
+        if (!vector_ok || !deque_ok)
+            BOOST_ERROR("wrong order for an input of " << input.size() << " elements");
+        return vector_ok && deque_ok;
+    };
+    std::mt19937 rng(seed);
+    for (std::size_t n = 0; n <= 200; ++n) {
+        for (int distinct : {2, 5, 100, 1 << 20}) {
+            for (int round = 0; round < 20; ++round) {
+                std::vector<T> v(n);
+                for (T& x : v)
+                    x = static_cast<T>(std::uniform_int_distribution<int>(0, distinct - 1)(rng));
+                if (!check(v))
+                    return;
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(small_ranges_of_integers)
+{
+    std::vector<int> const identity = {0, 1, 2, 3, 4, 5, 6, 7};
+    std::vector<int> permutation = identity;
+    do {
+        std::vector<int> v = permutation;
+        fj::sort(v.begin(), v.end());
+        if (v != identity) {
+            BOOST_ERROR("permutation of 8 sorted wrongly");
+            break;
+        }
+    } while (std::next_permutation(permutation.begin(), permutation.end()));
+    for (std::size_t n = 0; n <= 9; ++n) {
+        std::size_t combinations = 1;
+        for (std::size_t i = 0; i < n; ++i)
+            combinations *= 3;
+        for (std::size_t code = 0; code < combinations; ++code) {
+            std::vector<int> v(n);
+            std::size_t rest = code;
+            for (int& x : v) {
+                x = static_cast<int>(rest % 3);
+                rest /= 3;
+            }
+            std::vector<int> expected = v;
+            std::sort(expected.begin(), expected.end(), std::greater<>{});
+            fj::sort(v.begin(), v.end(), std::greater<>{});
+            if (v != expected) {
+                BOOST_ERROR("sequence " << code << " of " << n << " over three values sorted wrongly");
+                return;
+            }
+        }
+    }
+    check_small_integer_sorts<int>(std::less<>{}, 1);
+    check_small_integer_sorts<int>(std::greater<int>{}, 2);
+    check_small_integer_sorts<unsigned char>(std::ranges::less{}, 3);
+    check_small_integer_sorts<std::int64_t>(std::ranges::greater{}, 4);
+    check_small_integer_sorts<unsigned>(std::less<unsigned>{}, 5);
+    check_small_integer_sorts<short>(std::greater<>{}, 6);
 }
 
 BOOST_AUTO_TEST_CASE(custom_comparators)
