@@ -349,7 +349,7 @@ private:
 BOOST_AUTO_TEST_CASE_TEMPLATE(a_scan_whose_operation_works_inside_the_pool_completes, Policy, test::algorithm_policies)
 {
     test::pool<Policy> pool(test::threads(2));
-    std::size_t const n = 300'007; // 37 blocks of longs, the last one short
+    std::size_t const n = 300'007; // 17 blocks of longs at two threads, the last one short
     std::vector<long> const v = random_values(n, 17, 1000);
     std::vector<long> expected(n), out(n);
     std::inclusive_scan(v.begin(), v.end(), expected.begin());

@@ -44,7 +44,7 @@ Out scan_in_parallel(grain g, It first, std::size_t n, Out out, std::optional<T>
         return out;
     run_in_pool([&] {
         std::size_t const threads = pool_threads();
-        std::size_t const block = std::max(scan_block_elements<T>, g.min_len);
+        std::size_t const block = std::max(scan_block_len<T>(n, threads), g.min_len);
         // One thread, or too little for two blocks: the serial scan, with
         // no blocks to keep track of.
         if (threads == 1 || n <= block)
