@@ -62,10 +62,11 @@ namespace boost::forkjoin::detail {
 // least 256 elements). A block read by its fold is still in cache when it
 // is scanned; the larger the block, the longer each thread streams through
 // memory before it jumps to its next one, the other threads' blocks lying
-// in between. Measured on 50 M int64 at two threads (2-vCPU EPYC, medians
-// of 5, 40 interleaved rounds): 64 KiB blocks 28.5-30.6 ms, 256 KiB
-// 22.2-29.7, 1 MiB 18.0-29.2, 4 MiB 17.0-29.1, libstdc++'s two-pass
-// std::inclusive_scan(par) 21.9-36.9; on ranges that stay in cache (2.4 to
+// in between. Measured on 50 M int64 at two threads (2-vCPU EPYC, 40
+// interleaved rounds of 5, the median round and the range): 64 KiB blocks
+// 29.7 ms (26.1-36.8), 256 KiB 27.0 (22.2-34.0), 1 MiB 24.9 (18.0-29.2),
+// 4 MiB 25.1 (17.0-29.1), libstdc++'s two-pass std::inclusive_scan(par)
+// 30.3 (21.9-36.9); on ranges that stay in cache (2.4 to
 // 16 MB) an eighth of a thread's share beat 64 KiB blocks (95 against 99
 // µs at 300 K, 665 against 855 at 2 M), where 1 MiB blocks left too few of
 // them (132 against 99 µs at 300 K).
