@@ -68,7 +68,7 @@ namespace boost::forkjoin::detail {
 // 4 MiB 25.1 (17.0-29.1), libstdc++'s two-pass std::inclusive_scan(par)
 // 30.3 (21.9-36.9); on ranges that stay in cache (2.4 to
 // 16 MB) an eighth of a thread's share beat 64 KiB blocks (95 against 99
-// µs at 300 K, 665 against 855 at 2 M), where 1 MiB blocks left too few of
+// µs at 300 K, 664 against 858 at 2 M), where 1 MiB blocks left too few of
 // them (132 against 99 µs at 300 K).
 template <class T>
 std::size_t scan_block_len(std::size_t n, std::size_t threads) noexcept
