@@ -20,7 +20,7 @@
 // few claims on a long search, a balanced end, and a match at k costs at
 // most about k / 8 more elements. The lowest match so far is shared; a
 // running block looks at it between chunks that the clock keeps at about
-// 20 us each (search_chunks), whatever the predicate costs.
+// 20 us each (chunk_length), whatever the predicate costs.
 //
 // any_of, all_of and none_of need any match, not the first: the range is cut
 // by the adaptive splitter, whose chunks already look at the stop flag, and
@@ -28,13 +28,12 @@
 
 #include <boost/forkjoin/algorithm/concepts.hpp>
 #include <boost/forkjoin/algorithm/grain.hpp>
+#include <boost/forkjoin/detail/algorithm/chunk_length.hpp>
 #include <boost/forkjoin/detail/algorithm/ranges.hpp>
 #include <boost/forkjoin/detail/algorithm/splitter.hpp>
-#include <boost/forkjoin/detail/config.hpp>
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <concepts>
 #include <cstddef>
 #include <functional>
@@ -46,50 +45,15 @@ namespace boost::forkjoin {
 
 namespace detail {
 
-// The chunks a running search tests between two looks at what the other
-// threads found. Their length follows the clock, as the splitter's chunks
-// do (piece_chunks): from one element, doubled while a chunk takes less
-// than half of chunk_time, halved while one takes more than twice that. A
-// fixed 1,024 elements made the look (a relaxed load, the loop around the
-// serial search) a quarter of the time of a cheap predicate's search that
-// stays in cache: 1 M u32 at two threads, 122 against 90 us with chunks of
-// 8,192 (median of 301, caller-slot pool; std::find_if(par) 89); and it
-// made an expensive predicate's search run on for 1,024 elements after
-// a match. One chunk_time is also about how long a search runs on once
-// another thread has found a match before it.
-class search_chunks {
-public:
-    using clock = std::chrono::steady_clock;
-
-    static constexpr clock::duration chunk_time = std::chrono::microseconds(20);
-
-    // The length of the next chunk, at most `left`, retuned by how long
-    // the last one took. A chunk cut short by the end of its block says
-    // nothing about the length, so it does not double it: else a search
-    // of many small blocks would double it without bound.
-    BOOST_FORKJOIN_FORCEINLINE std::size_t next(std::size_t left) noexcept
-    {
-        clock::time_point const now = clock::now();
-        if (started_) {
-            if (auto const took = now - last_; took < chunk_time / 2) {
-                if (last_was_full_)
-                    len_ *= 2;
-            } else if (took > 2 * chunk_time && len_ > 1) {
-                len_ /= 2;
-            }
-        }
-        started_ = true;
-        last_ = now;
-        last_was_full_ = len_ <= left;
-        return last_was_full_ ? len_ : left;
-    }
-
-private:
-    std::size_t len_ = 1;
-    bool started_ = false;
-    bool last_was_full_ = false;
-    clock::time_point last_{};
-};
+// A running search looks at what the other threads found between chunks
+// of chunk_length (about 20 us each). A fixed 1,024 elements made that
+// look (a relaxed load, the loop around the serial search) a quarter of
+// the time of a cheap predicate's search that stays in cache: 1 M u32 at
+// two threads, 122 against 90 us with chunks of 8,192 (median of 301,
+// caller-slot pool; std::find_if(par) 89); and it made an expensive
+// predicate's search run on for 1,024 elements after a match. One
+// chunk_time is also about how long a search runs on once another thread
+// has found a match before it.
 
 // The smallest block a thread claims: 16 Ki elements, tens of microseconds
 // for a cheap predicate, so that the claims (an atomic update of a shared
@@ -120,7 +84,7 @@ std::size_t find_first_index(grain g, std::size_t n, FirstMatch& first_match)
         // block stops only below a real match's index.
         std::atomic<std::size_t> lowest{n};
         stop_flag stop;
-        auto search = [&](std::size_t b, std::size_t e, search_chunks& chunks) {
+        auto search = [&](std::size_t b, std::size_t e, chunk_length& chunks) {
             for (std::size_t chunk = b; chunk < e;) {
                 if (lowest.load(std::memory_order_relaxed) < chunk)
                     return;
@@ -141,7 +105,7 @@ std::size_t find_first_index(grain g, std::size_t n, FirstMatch& first_match)
         // thread, at most half of what is left per thread, at least
         // `block`. `stop`: another claimant's predicate threw.
         auto claim_blocks = [&](std::size_t, std::size_t) {
-            search_chunks chunks; // tuned over all of this claimant's blocks
+            chunk_length chunks; // tuned over all of this claimant's blocks
             std::size_t b = next.load(std::memory_order_relaxed);
             while (!stop.raised()) {
                 std::size_t len;

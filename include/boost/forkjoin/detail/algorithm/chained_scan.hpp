@@ -66,10 +66,10 @@ namespace boost::forkjoin::detail {
 // interleaved rounds of 5, the median round and the range): 64 KiB blocks
 // 29.7 ms (26.1-36.8), 256 KiB 27.0 (22.2-34.0), 1 MiB 24.9 (18.0-29.2),
 // 4 MiB 25.1 (17.0-29.1), libstdc++'s two-pass std::inclusive_scan(par)
-// 30.3 (21.9-36.9); on ranges that stay in cache (2.4 to
-// 16 MB) an eighth of a thread's share beat 64 KiB blocks (95 against 99
-// µs at 300 K, 664 against 858 at 2 M), where 1 MiB blocks left too few of
-// them (132 against 99 µs at 300 K).
+// 30.3 (21.9-36.9). On ranges that stay in cache (2.4 to 16 MB) an eighth
+// of a thread's share beat 64 KiB blocks (95 against 99 us at 300 K, 664
+// against 858 at 2 M), where 1 MiB blocks left too few of them (132
+// against 99 us at 300 K).
 template <class T>
 std::size_t scan_block_len(std::size_t n, std::size_t threads) noexcept
 {

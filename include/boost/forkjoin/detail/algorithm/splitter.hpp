@@ -33,13 +33,13 @@
 // running, not after all of them.
 
 #include <boost/forkjoin/algorithm/grain.hpp>
+#include <boost/forkjoin/detail/algorithm/chunk_length.hpp>
 #include <boost/forkjoin/detail/algorithm/in_pool.hpp>
 #include <boost/forkjoin/detail/config.hpp>
 #include <boost/forkjoin/join.hpp>
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <utility>
@@ -91,21 +91,10 @@ private:
     std::atomic<bool> raised_{false};
 };
 
-// The chunks of one running piece. Their length follows the clock: doubled
-// while a chunk takes less than half of chunk_time, halved while one takes
-// more than twice that. So the look between two chunks (a clock read and
-// two relaxed loads, some 35 ns) costs under 0.2 % of the piece whatever
-// an element costs, from a fraction of a nanosecond (a sum) to
-// milliseconds (a Mandelbrot row), and an idle worker waits about one chunk
-// for its share.
+// The chunks of one running piece, as long as chunk_length makes them;
+// between two of them an idle worker can take the rest of the piece.
 class piece_chunks {
 public:
-    using clock = std::chrono::steady_clock;
-
-    // Long enough for the look to vanish beside it, short beside the tens
-    // of microseconds a sleeping worker takes to wake for the split.
-    static constexpr clock::duration chunk_time = std::chrono::microseconds(20);
-
     piece_chunks(std::size_t begin, std::size_t end, std::size_t min_len) noexcept
         : next_(begin), end_(end), min_len_(min_len)
     {
@@ -123,23 +112,16 @@ public:
     {
         if (next_ == end_ || stop.raised())
             return false;
-        clock::time_point const now = clock::now();
-        if (started_) {
-            if (auto const took = now - last_; took < chunk_time / 2)
-                len_ *= 2;
-            else if (took > 2 * chunk_time && len_ > 1)
-                len_ /= 2;
-            // Split only a rest whose halves keep the grain.
-            if ((end_ - next_) / 2 >= min_len_ && current_worker->idle_workers_without_jobs() != 0) {
-                split_ = true;
-                return false;
-            }
+        bool const after_a_chunk = length_.started();
+        std::size_t const chunk = length_.next(end_ - next_);
+        // Split only a rest whose halves keep the grain.
+        if (after_a_chunk && (end_ - next_) / 2 >= min_len_ && current_worker->idle_workers_without_jobs() != 0) {
+            split_ = true;
+            return false;
         }
-        started_ = true;
-        last_ = now;
         first = next_;
-        len = std::min(len_, end_ - next_);
-        next_ += len;
+        len = chunk;
+        next_ += chunk;
         return true;
     }
 
@@ -151,10 +133,8 @@ private:
     std::size_t next_;
     std::size_t end_;
     std::size_t min_len_;
-    std::size_t len_ = 1;
-    bool started_ = false;
+    chunk_length length_;
     bool split_ = false;
-    clock::time_point last_{};
 };
 
 // Runs [begin, end) by the splitter's cuts and, within a piece, by
